@@ -1,0 +1,1 @@
+#include "accounts/access_control.hpp"

@@ -1,0 +1,76 @@
+#pragma once
+// What the API layer needs from accounts (spec §5, §8; issue 4): who is calling, may
+// they make one more call this minute, and may one more execution count against the
+// month. The API never sees keys' storage; the implementation keeps keys in memory and
+// persists usage behind store/.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toolcalc::accounts {
+
+struct Plan {
+  std::string name;
+  int64_t rate_per_minute = 60;
+  std::optional<int64_t> monthly_quota;  // nullopt: no monthly quota (anonymous plan)
+};
+
+struct Caller {
+  bool anonymous = true;
+  std::string subject;     // rate-limit subject: key id, or client IP for anonymous
+  std::string key_prefix;  // first 12 characters of the key; "" for anonymous
+  std::string label;
+  Plan plan;
+};
+
+enum class AuthStatus { Ok, Missing, Invalid };
+
+struct AuthResult {
+  AuthStatus status = AuthStatus::Missing;
+  Caller caller;  // valid when status == Ok (and for anonymous callers)
+};
+
+// One unit of the per-minute window (fixed 60 s windows aligned to the clock).
+struct RateDecision {
+  bool allowed = true;
+  int64_t limit = 0;
+  int64_t remaining = 0;        // never negative
+  int64_t reset_epoch_s = 0;    // end of the current window
+  int64_t retry_after_s = 0;    // ≥ 1 when !allowed
+};
+
+// One unit of the calendar-month (UTC) quota, reserved before a tool runs and either
+// committed (200) or released (anything else).
+struct QuotaReservation {
+  bool allowed = true;
+  bool unlimited = false;     // plan has no quota
+  int64_t limit = 0;
+  int64_t remaining = 0;      // after this call
+  int64_t retry_after_s = 0;  // seconds until 00:00 UTC on the 1st of next month
+  std::string resets_at;      // ISO-8601 UTC of that instant
+  std::string period;         // "YYYY-MM" the unit was counted in
+};
+
+struct QuotaStatus {
+  bool unlimited = false;
+  int64_t limit = 0, used = 0, remaining = 0;
+  std::string period;     // YYYY-MM
+  std::string resets_at;  // ISO-8601 UTC
+};
+
+class AccessControl {
+ public:
+  virtual ~AccessControl() = default;
+
+  // `authorization` is the raw Authorization header, if any. With no header the caller is
+  // anonymous (status Missing, caller filled for the anonymous plan keyed by `peer_ip`).
+  virtual AuthResult authenticate(std::optional<std::string_view> authorization,
+                                  std::string_view peer_ip) const = 0;
+  virtual RateDecision take_rate_unit(const Caller& caller) = 0;
+  virtual QuotaReservation reserve_quota(const Caller& caller) = 0;
+  virtual void release_quota(const Caller& caller, const QuotaReservation& reservation) = 0;
+  virtual QuotaStatus quota_status(const Caller& caller) const = 0;
+};
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,42 @@
+#pragma once
+// Validated input values handed to a tool's compute function. Every input of the
+// descriptor is present (missing optional inputs already hold their default), so a
+// tool reads them by key without checks. Reading a key the descriptor does not have,
+// or with the wrong accessor, is a programming error and throws std::logic_error.
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace toolcalc::catalog {
+
+using InputValue = std::variant<double, std::string, bool>;
+
+class Inputs {
+ public:
+  void add(std::string_view key, InputValue value) {
+    entries_.push_back({std::string(key), std::move(value)});
+  }
+  double number(std::string_view key) const;  // number and integer inputs
+  const std::string& enumeration(std::string_view key) const;
+  bool boolean(std::string_view key) const;
+
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::string key;
+    InputValue value;
+  };
+  const InputValue& find(std::string_view key) const;
+  std::vector<Entry> entries_;
+};
+
+// A tool's refusal to compute a result for inputs that are valid one by one but
+// impossible together (spec §7: 422). `field` names the input at fault.
+struct ToolError {
+  std::string field;
+  std::string message;
+};
+
+}  // namespace toolcalc::catalog

@@ -1,0 +1,154 @@
+#include "catalog/json_body.hpp"
+
+#include <boost/json/basic_parser_impl.hpp>
+
+namespace toolcalc::catalog {
+namespace {
+
+namespace json = boost::json;
+
+// SAX handler: collects top-level members; nested containers are recorded by kind only.
+struct BodyHandler {
+  static constexpr std::size_t max_object_size = 4096;
+  static constexpr std::size_t max_array_size = 1'000'000;
+  static constexpr std::size_t max_key_size = 1024;
+  static constexpr std::size_t max_string_size = 65536;
+
+  ParsedBody* out = nullptr;
+  int depth = 0;  // 1 inside the top-level object
+  bool top_is_object = false;
+  std::string key;
+  std::string text;
+  std::string duplicate_key;
+
+  BodyMember& begin_member(BodyMember::Kind kind) {
+    BodyMember m;
+    m.key = std::move(key);
+    key.clear();
+    m.kind = kind;
+    out->members.push_back(std::move(m));
+    return out->members.back();
+  }
+  bool at_member() const { return depth == 1; }
+
+  bool on_document_begin(json::error_code&) { return true; }
+  bool on_document_end(json::error_code&) { return true; }
+  bool on_array_begin(json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Array);
+    ++depth;
+    return true;
+  }
+  bool on_array_end(std::size_t, json::error_code&) {
+    --depth;
+    return true;
+  }
+  bool on_object_begin(json::error_code&) {
+    if (depth == 0) top_is_object = true;
+    if (at_member()) begin_member(BodyMember::Kind::Object);
+    ++depth;
+    return true;
+  }
+  bool on_object_end(std::size_t, json::error_code&) {
+    --depth;
+    return true;
+  }
+  bool on_string_part(json::string_view s, std::size_t, json::error_code&) {
+    if (at_member()) text.append(s.data(), s.size());
+    return true;
+  }
+  bool on_string(json::string_view s, std::size_t, json::error_code&) {
+    if (at_member()) {
+      text.append(s.data(), s.size());
+      begin_member(BodyMember::Kind::String).text = std::move(text);
+      text.clear();
+    }
+    return true;
+  }
+  bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
+    if (at_member()) key.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(json::string_view s, std::size_t, json::error_code&) {
+    if (at_member()) {
+      key.append(s.data(), s.size());
+      if (duplicate_key.empty())
+        for (const auto& m : out->members)
+          if (m.key == key) duplicate_key = key;
+    }
+    return true;
+  }
+  bool on_number_part(json::string_view, json::error_code&) { return true; }
+  bool on_int64(int64_t i, json::string_view, json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Int).int_value = i;
+    return true;
+  }
+  bool on_uint64(uint64_t u, json::string_view, json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Uint).uint_value = u;
+    return true;
+  }
+  bool on_double(double d, json::string_view, json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Double).double_value = d;
+    return true;
+  }
+  bool on_bool(bool b, json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Bool).boolean = b;
+    return true;
+  }
+  bool on_null(json::error_code&) {
+    if (at_member()) begin_member(BodyMember::Kind::Null);
+    return true;
+  }
+  bool on_comment_part(json::string_view, json::error_code&) { return true; }
+  bool on_comment(json::string_view, json::error_code&) { return true; }
+};
+
+json::parse_options body_parse_options() {
+  json::parse_options opt;
+  opt.max_depth = 64;  // deep nesting is refused, not recursed into
+  return opt;
+}
+
+}  // namespace
+
+const char* kind_name(BodyMember::Kind kind) {
+  switch (kind) {
+    case BodyMember::Kind::Null: return "null";
+    case BodyMember::Kind::Bool: return "a boolean";
+    case BodyMember::Kind::Int:
+    case BodyMember::Kind::Uint:
+    case BodyMember::Kind::Double: return "a number";
+    case BodyMember::Kind::String: return "a string";
+    case BodyMember::Kind::Object: return "an object";
+    case BodyMember::Kind::Array: return "an array";
+  }
+  return "a value";
+}
+
+bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error) {
+  parsed.members.clear();
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    error = invalid_json("request body is empty; send a JSON object of the tool's inputs");
+    return false;
+  }
+  json::basic_parser<BodyHandler> parser(body_parse_options());
+  parser.handler().out = &parsed;
+  json::error_code ec;
+  const std::size_t used = parser.write_some(false, body.data(), body.size(), ec);
+  if (ec) {
+    error = invalid_json(std::string("malformed JSON at byte ") + std::to_string(used) + ": " +
+                         ec.message());
+    return false;
+  }
+  if (!parser.handler().top_is_object) {
+    error = invalid_json("request body must be a JSON object of the tool's inputs");
+    return false;
+  }
+  if (!parser.handler().duplicate_key.empty()) {
+    const auto& k = parser.handler().duplicate_key;
+    error = validation_error(k, k + " appears more than once in the request body");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace toolcalc::catalog

@@ -1,0 +1,36 @@
+#pragma once
+// Parses a request body into the flat list of top-level members that validation needs,
+// with one SAX pass (no DOM). Rejects what Boost.JSON's DOM would silently accept:
+// duplicate keys (the DOM keeps the last one) — a client must never have one of two
+// values ignored without being told.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/api_error.hpp"
+
+namespace toolcalc::catalog {
+
+struct BodyMember {
+  enum class Kind { Null, Bool, Int, Uint, Double, String, Object, Array };
+  std::string key;
+  Kind kind = Kind::Null;
+  bool boolean = false;
+  int64_t int_value = 0;
+  uint64_t uint_value = 0;
+  double double_value = 0;
+  std::string text;  // String
+};
+
+struct ParsedBody {
+  std::vector<BodyMember> members;  // in request order
+};
+
+// Returns false and fills `error` (400 INVALID_JSON, or VALIDATION_ERROR naming a
+// duplicate key) when the body is not one JSON object with unique keys.
+bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error);
+
+const char* kind_name(BodyMember::Kind kind);
+
+}  // namespace toolcalc::catalog

@@ -1,0 +1,116 @@
+#include "catalog/registry.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "catalog/render.hpp"
+
+namespace toolcalc::catalog {
+
+std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
+                                       const std::vector<Domain>& domains) {
+  std::vector<std::string> problems;
+  std::set<std::string> slugs;
+  std::set<std::string> domain_names;
+  for (const auto& d : domains)
+    if (!domain_names.insert(d.name).second) problems.push_back("duplicate domain " + d.name);
+
+  for (const auto& tool : tools) {
+    const auto& t = tool.descriptor;
+    const std::string who = t.domain + "/" + t.slug;
+    if (t.slug.empty()) problems.push_back("a tool has an empty slug");
+    if (!slugs.insert(t.slug).second) problems.push_back("duplicate slug " + t.slug);
+    if (!domain_names.count(t.domain)) problems.push_back(who + ": unknown domain " + t.domain);
+    if (!tool.compute) problems.push_back(who + ": no compute function");
+    if (t.version.empty()) problems.push_back(who + ": no version");
+    std::set<std::string> keys;
+    for (const auto& in : t.inputs) {
+      const std::string where = who + " input " + in.key;
+      if (!keys.insert(in.key).second) problems.push_back(where + ": duplicate key");
+      const bool numeric = in.type == InputType::Number || in.type == InputType::Integer;
+      if (numeric) {
+        const double* d = std::get_if<double>(&in.default_value);
+        if (!d) {
+          problems.push_back(where + ": default is not a number");
+        } else {
+          if (in.min && *d < *in.min) problems.push_back(where + ": default below min");
+          if (in.max && *d > *in.max) problems.push_back(where + ": default above max");
+          if (in.type == InputType::Integer && *d != static_cast<double>(static_cast<long long>(*d)))
+            problems.push_back(where + ": integer default is not integral");
+        }
+        if (in.min && in.max && *in.min > *in.max) problems.push_back(where + ": min > max");
+        if (!in.options.empty()) problems.push_back(where + ": options on a numeric input");
+      }
+      if (in.type == InputType::Enum) {
+        const auto* s = std::get_if<std::string>(&in.default_value);
+        if (in.options.empty()) problems.push_back(where + ": enum without options");
+        if (!s || std::find(in.options.begin(), in.options.end(), *s) == in.options.end())
+          problems.push_back(where + ": default is not one of the options");
+      }
+      if (in.type == InputType::Boolean && !std::holds_alternative<bool>(in.default_value))
+        problems.push_back(where + ": default is not a boolean");
+      if (!numeric && (in.min || in.max || in.step))
+        problems.push_back(where + ": bounds on a non-numeric input");
+      if (!in.required && in.type != InputType::Enum && in.type != InputType::Boolean &&
+          !std::holds_alternative<double>(in.default_value))
+        problems.push_back(where + ": optional input without a usable default");
+    }
+    std::set<std::string> out_keys;
+    for (const auto& out : t.outputs) {
+      if (!out_keys.insert(out.key).second)
+        problems.push_back(who + " output " + out.key + ": duplicate key");
+      if (out.precision < 0 || out.precision > 15)
+        problems.push_back(who + " output " + out.key + ": precision out of 0..15");
+    }
+  }
+  return problems;
+}
+
+Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
+    : domains_(std::move(domains)) {
+  const auto problems = check_catalog(tools, domains_);
+  if (!problems.empty()) {
+    std::string msg = "catalog is inconsistent:";
+    for (const auto& p : problems) msg += "\n  " + p;
+    throw std::invalid_argument(msg);
+  }
+  tools_.reserve(tools.size());
+  for (auto& t : tools) {
+    RegisteredTool r;
+    r.record_json = render_record(t.descriptor);
+    r.summary_json = render_summary(t.descriptor);
+    r.details_json = render_details(t.descriptor);
+    r.tool = std::move(t);
+    by_path_[r.tool.descriptor.domain + "/" + r.tool.descriptor.slug] = tools_.size();
+    by_slug_[r.tool.descriptor.slug] = tools_.size();
+    tools_.push_back(std::move(r));
+  }
+}
+
+const RegisteredTool* Registry::find(std::string_view domain, std::string_view slug) const {
+  std::string path;
+  path.reserve(domain.size() + slug.size() + 1);
+  path.append(domain).append("/").append(slug);
+  auto it = by_path_.find(path);
+  return it == by_path_.end() ? nullptr : &tools_[it->second];
+}
+
+const RegisteredTool* Registry::find_slug(std::string_view slug) const {
+  auto it = by_slug_.find(std::string(slug));
+  return it == by_slug_.end() ? nullptr : &tools_[it->second];
+}
+
+const Domain* Registry::find_domain(std::string_view name) const {
+  for (const auto& d : domains_)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+int Registry::live_count(std::string_view domain) const {
+  return static_cast<int>(std::count_if(tools_.begin(), tools_.end(), [&](const auto& r) {
+    return r.tool.descriptor.domain == domain;
+  }));
+}
+
+}  // namespace toolcalc::catalog

@@ -1,0 +1,21 @@
+#pragma once
+// JSON rendering of the catalog model: descriptor records (spec §2.1) and tool results
+// rounded at each output's precision (issue 2 point 9).
+#include <string>
+
+#include "catalog/descriptor.hpp"
+#include "core/json_writer.hpp"
+
+namespace toolcalc::catalog {
+
+std::string render_record(const ToolDescriptor& tool);
+std::string render_summary(const ToolDescriptor& tool);
+std::string render_details(const ToolDescriptor& tool);
+
+// Writes the `result` object: every output of the descriptor, in descriptor order.
+// Throws std::logic_error when the tool failed to set an output (a defect, not input).
+void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& outputs);
+
+const char* input_type_name(InputType t);
+
+}  // namespace toolcalc::catalog

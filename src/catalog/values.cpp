@@ -1,0 +1,46 @@
+#include <stdexcept>
+
+#include "catalog/inputs.hpp"
+#include "catalog/outputs.hpp"
+
+namespace toolcalc::catalog {
+
+const InputValue& Inputs::find(std::string_view key) const {
+  for (const auto& e : entries_)
+    if (e.key == key) return e.value;
+  throw std::logic_error("tool read unknown input '" + std::string(key) + "'");
+}
+
+double Inputs::number(std::string_view key) const {
+  const auto& v = find(key);
+  if (const double* d = std::get_if<double>(&v)) return *d;
+  throw std::logic_error("input '" + std::string(key) + "' is not numeric");
+}
+
+const std::string& Inputs::enumeration(std::string_view key) const {
+  const auto& v = find(key);
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  throw std::logic_error("input '" + std::string(key) + "' is not an enum");
+}
+
+bool Inputs::boolean(std::string_view key) const {
+  const auto& v = find(key);
+  if (const bool* b = std::get_if<bool>(&v)) return *b;
+  throw std::logic_error("input '" + std::string(key) + "' is not a boolean");
+}
+
+double Outputs::number(std::string_view key) const {
+  const auto* v = find(key);
+  if (v)
+    if (const double* d = std::get_if<double>(v)) return *d;
+  throw std::logic_error("output '" + std::string(key) + "' is not a number that was set");
+}
+
+const std::string& Outputs::text(std::string_view key) const {
+  const auto* v = find(key);
+  if (v)
+    if (const auto* s = std::get_if<std::string>(v)) return *s;
+  throw std::logic_error("output '" + std::string(key) + "' is not a string that was set");
+}
+
+}  // namespace toolcalc::catalog

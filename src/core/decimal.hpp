@@ -1,0 +1,20 @@
+#pragma once
+// Plain-decimal rendering of numbers at a fixed number of places (DESIGN.md: never
+// exponent notation, round once at the end, half away from zero).
+#include <string>
+
+namespace toolcalc {
+
+// Appends `value` rounded to `places` decimals (0..15) to `out`, e.g. 343.33 → "343.3",
+// 1440.0 with 0 places → "1440". Rounding is applied to the shortest decimal that
+// round-trips to the double (what a person reads, so 0.125 → "0.13" and 1.005 → "1.01"),
+// half away from zero. A result that rounds to zero is written without a sign.
+// Non-finite values are written as `null` (they are never produced by a checked tool).
+void append_fixed(std::string& out, double value, int places);
+std::string format_fixed(double value, int places);
+
+// Shortest round-trip plain decimal (no exponent), used for descriptor bounds and
+// defaults such as 0.001, 1000000000 or 0.075.
+void append_shortest(std::string& out, double value);
+
+}  // namespace toolcalc
