@@ -22,29 +22,32 @@ struct Caller {
   std::string key_prefix;  // first 12 characters of the key; "" for anonymous
   std::string label;
   Plan plan;
+  int64_t key_id = 0;  // the key's store id (its quota counter); 0 for anonymous
 };
 
 enum class AuthStatus { Ok, Missing, Invalid };
 
 struct AuthResult {
   AuthStatus status = AuthStatus::Missing;
-  Caller caller;  // valid when status == Ok (and for anonymous callers)
+  // The key's caller when status == Ok; otherwise (Missing, Invalid) the anonymous caller
+  // for the peer IP, so that even a 401 can carry the anonymous X-RateLimit-* headers.
+  Caller caller;
 };
 
 // One unit of the per-minute window (fixed 60 s windows aligned to the clock).
 struct RateDecision {
   bool allowed = true;
   int64_t limit = 0;
-  int64_t remaining = 0;        // never negative
-  int64_t reset_epoch_s = 0;    // end of the current window
-  int64_t retry_after_s = 0;    // ≥ 1 when !allowed
+  int64_t remaining = 0;      // never negative
+  int64_t reset_epoch_s = 0;  // end of the current window
+  int64_t retry_after_s = 0;  // ≥ 1 when !allowed
 };
 
 // One unit of the calendar-month (UTC) quota, reserved before a tool runs and either
 // committed (200) or released (anything else).
 struct QuotaReservation {
   bool allowed = true;
-  bool unlimited = false;     // plan has no quota
+  bool unlimited = false;  // plan has no quota
   int64_t limit = 0;
   int64_t remaining = 0;      // after this call
   int64_t retry_after_s = 0;  // seconds until 00:00 UTC on the 1st of next month
@@ -68,6 +71,9 @@ class AccessControl {
   virtual AuthResult authenticate(std::optional<std::string_view> authorization,
                                   std::string_view peer_ip) const = 0;
   virtual RateDecision take_rate_unit(const Caller& caller) = 0;
+  // The window's state without using a unit: for responses that are never counted
+  // (/v1/health, OPTIONS) but still carry the X-RateLimit-* headers.
+  virtual RateDecision peek_rate(const Caller& caller) const = 0;
   virtual QuotaReservation reserve_quota(const Caller& caller) = 0;
   virtual void release_quota(const Caller& caller, const QuotaReservation& reservation) = 0;
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;

@@ -1,6 +1,7 @@
 #include "catalog/json_body.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <charconv>
 
 namespace toolcalc::catalog {
 namespace {
@@ -19,6 +20,7 @@ struct BodyHandler {
   bool top_is_object = false;
   std::string key;
   std::string text;
+  std::string number_text;
   std::string duplicate_key;
 
   BodyMember& begin_member(BodyMember::Kind kind) {
@@ -77,17 +79,33 @@ struct BodyHandler {
     }
     return true;
   }
-  bool on_number_part(json::string_view, json::error_code&) { return true; }
+  bool on_number_part(json::string_view s, json::error_code&) {
+    if (at_member()) number_text.append(s.data(), s.size());
+    return true;
+  }
   bool on_int64(int64_t i, json::string_view, json::error_code&) {
+    number_text.clear();
     if (at_member()) begin_member(BodyMember::Kind::Int).int_value = i;
     return true;
   }
   bool on_uint64(uint64_t u, json::string_view, json::error_code&) {
+    number_text.clear();
     if (at_member()) begin_member(BodyMember::Kind::Uint).uint_value = u;
     return true;
   }
-  bool on_double(double d, json::string_view, json::error_code&) {
-    if (at_member()) begin_member(BodyMember::Kind::Double).double_value = d;
+  bool on_double(double d, json::string_view s, json::error_code&) {
+    if (at_member()) {
+      // Boost.JSON 1.81's fast path can be one ulp off for 16–17 digit inputs; from_chars
+      // is correctly rounded, so a value sent exactly at a bound compares exactly.
+      number_text.append(s.data(), s.size());
+      double exact = d;
+      const char* first = number_text.data();
+      const char* last = first + number_text.size();
+      auto r = std::from_chars(first, last, exact);
+      if (r.ec != std::errc() || r.ptr != last) exact = d;  // out of range: keep ±inf
+      begin_member(BodyMember::Kind::Double).double_value = exact;
+    }
+    number_text.clear();
     return true;
   }
   bool on_bool(bool b, json::error_code&) {
@@ -137,6 +155,10 @@ bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error) {
   if (ec) {
     error = invalid_json(std::string("malformed JSON at byte ") + std::to_string(used) + ": " +
                          ec.message());
+    return false;
+  }
+  if (body.substr(used).find_first_not_of(" \t\r\n") != std::string_view::npos) {
+    error = invalid_json("unexpected data after the JSON object at byte " + std::to_string(used));
     return false;
   }
   if (!parser.handler().top_is_object) {

@@ -1,5 +1,6 @@
 // MCU deep-sleep battery life (spec §2.2). Formula, references and worked examples:
 // docs/tools/mcu-deep-sleep-battery.md.
+#include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -37,14 +38,13 @@ ToolDescriptor descriptor() {
              "Rated capacity from the cell datasheet, at the discharge rate you expect.", 100,
              30000, 100, 2000),
       number("sleep_current_ua", "Sleep current", "µA",
-             "Total current in deep sleep: MCU, RTC, regulator quiescent and leakage.", 1, 10000,
-             1, 10),
+             "Total current in deep sleep: MCU, RTC, regulator quiescent and leakage.", 1, 10000, 1,
+             10),
       number("wake_current_ma", "Wake current", "mA",
-             "Average current while awake (CPU, sensors, radio), averaged over the wake window.",
-             1, 2000, 1, 80),
+             "Average current while awake (CPU, sensors, radio), averaged over the wake window.", 1,
+             2000, 1, 80),
       number("wake_duration_ms", "Wake duration", "ms",
-             "How long each wake lasts, from leaving sleep to re-entering it.", 1, 600000, 10,
-             250),
+             "How long each wake lasts, from leaving sleep to re-entering it.", 1, 600000, 10, 250),
       number("cycle_period_s", "Cycle period", "s",
              "How often the device wakes: time from one wake to the next.", 1, 86400, 1, 60),
       number("battery_efficiency_pct", "Battery efficiency", "% (usable capacity)",
@@ -70,24 +70,36 @@ ToolDescriptor descriptor() {
       out("daily_wakes", "Wakes per day", "", 0),
   };
   t.references = {
-      "Texas Instruments, SWRA349 \"Coin Cells and Peak Current Draw\" (duty-cycled average "
-      "current)",
-      "Nordic Semiconductor, nWP049 \"Online Power Profiler\" methodology: charge per cycle / "
-      "period",
+      "Texas Instruments, SWRA349 \"Coin Cells and Peak Current Draw\" (M. Jensen, 2011): "
+      "battery life is set by the average current",
+      "Microchip Technology, AN1416 \"Low-Power Design Guide\" (average current of a "
+      "duty-cycled MCU from active and sleep currents)",
+      "Nordic Semiconductor, Online Power Profiler (charge per event over the event interval)",
+      "Energizer, CR2032 product datasheet (rated capacity at a stated drain and cut-off "
+      "voltage; why usable capacity is derated)",
   };
   t.examples = {{"Defaults: 2000 mAh, 10 µA sleep, 80 mA for 250 ms every minute",
                  R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
-                 R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})"}};
+                 R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})"},
+                {"CR2032 coin cell: 220 mAh, 2 µA sleep, 15 mA for 5 ms every 10 s",
+                 R"({"battery_capacity_mah":220,"sleep_current_ua":2,"wake_current_ma":15,)"
+                 R"("wake_duration_ms":5,"cycle_period_s":10,"battery_efficiency_pct":85})"}};
   return t;
 }
 
 ComputeResult compute(const Inputs& in) {
   const double tw = in.number("wake_duration_ms") / 1000.0;  // s
-  const double period = in.number("cycle_period_s");          // s
-  if (tw > period)
-    return ToolError{"wake_duration_ms",
-                     "wake_duration_ms is longer than cycle_period_s: a device cannot stay awake "
-                     "longer than the period between wakes"};
+  const double period = in.number("cycle_period_s");         // s
+  if (tw > period) {
+    std::string msg = "wake_duration_ms (";
+    append_shortest(msg, in.number("wake_duration_ms"));
+    msg += " ms) is longer than cycle_period_s (";
+    append_shortest(msg, period);
+    msg +=
+        " s): a device cannot stay awake longer than the period between wakes; shorten the wake "
+        "or lengthen the period";
+    return ToolError{"wake_duration_ms", std::move(msg)};
+  }
   // Charge per cycle (mA·s): wake current during the wake window, sleep current only for
   // the rest of the period.
   const double sleep_ma = in.number("sleep_current_ua") / 1000.0;
@@ -108,6 +120,8 @@ ComputeResult compute(const Inputs& in) {
 
 }  // namespace
 
-Tool make_mcu_deep_sleep_battery() { return Tool{descriptor(), compute}; }
+Tool make_mcu_deep_sleep_battery() {
+  return Tool{descriptor(), compute};
+}
 
 }  // namespace toolcalc::tools

@@ -1,1 +1,0 @@
-#include "accounts/access_control.hpp"

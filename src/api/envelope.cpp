@@ -1,0 +1,30 @@
+#include "api/envelope.hpp"
+
+#include "core/json_writer.hpp"
+
+namespace toolcalc::api {
+
+std::string error_body(const ApiError& error, std::string_view request_id) {
+  std::string s;
+  s.reserve(160 + error.message.size());
+  JsonWriter w(s);
+  w.begin_object().field("ok", false);
+  w.key("error").begin_object().field("code", error.code).field("message", error.message);
+  if (!error.field.empty()) w.field("field", error.field);
+  w.end_object();
+  w.key("meta").begin_object().field("request_id", request_id).end_object();
+  w.end_object();
+  return s;
+}
+
+std::string result_body(std::string_view result_json, std::string_view request_id) {
+  std::string s;
+  s.reserve(64 + result_json.size());
+  JsonWriter w(s);
+  w.begin_object().field("ok", true).key("result").raw(result_json);
+  w.key("meta").begin_object().field("request_id", request_id).end_object();
+  w.end_object();
+  return s;
+}
+
+}  // namespace toolcalc::api

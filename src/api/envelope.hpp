@@ -1,0 +1,17 @@
+#pragma once
+// The envelopes of spec §2.7. Every error a client sees is written here.
+#include <string>
+#include <string_view>
+
+#include "core/api_error.hpp"
+
+namespace toolcalc::api {
+
+// {"ok":false,"error":{"code","message","field"?},"meta":{"request_id"}}
+std::string error_body(const ApiError& error, std::string_view request_id);
+
+// {"ok":true,"result":<result_json>,"meta":{"request_id"}} for discovery and account
+// endpoints (spec §4: the schema envelope's meta holds only request_id).
+std::string result_body(std::string_view result_json, std::string_view request_id);
+
+}  // namespace toolcalc::api

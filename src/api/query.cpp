@@ -1,0 +1,56 @@
+#include "api/query.hpp"
+
+#include <boost/url/parse_query.hpp>
+#include <boost/url/params_view.hpp>
+#include <charconv>
+#include <set>
+
+namespace toolcalc::api {
+namespace {
+
+bool parse_int(const std::string& s, int64_t& out) {
+  if (s.empty() || s.size() > 18) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+}  // namespace
+
+bool parse_tools_query(std::string_view query, ToolsQuery& out, ApiError& error) {
+  if (query.empty()) return true;
+  auto parsed = boost::urls::parse_query(query);
+  if (!parsed) {
+    error = {400, "VALIDATION_ERROR", "malformed query string", {}};
+    return false;
+  }
+  boost::urls::encoding_opts opt;
+  opt.space_as_plus = true;
+  std::set<std::string> seen;
+  for (const auto& p : boost::urls::params_view(query, opt)) {
+    if (p.key.empty() && !p.has_value) continue;  // stray '&'
+    if (!seen.insert(p.key).second) {
+      error = validation_error(p.key, p.key + " is given more than once");
+      return false;
+    }
+    if (p.key == "domain") {
+      out.domain = p.value;
+    } else if (p.key == "page") {
+      if (!parse_int(p.value, out.page) || out.page < 1) {
+        error = validation_error("page", "page must be an integer of at least 1");
+        return false;
+      }
+    } else if (p.key == "limit") {
+      if (!parse_int(p.value, out.limit) || out.limit < 1 || out.limit > 100) {
+        error = validation_error("limit", "limit must be an integer from 1 to 100");
+        return false;
+      }
+    } else {
+      error = validation_error(p.key, "unknown query parameter '" + p.key +
+                                          "' (expected domain, page, limit)");
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace toolcalc::api

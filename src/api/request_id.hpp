@@ -1,0 +1,13 @@
+#pragma once
+#include <string>
+
+namespace toolcalc::api {
+
+// "req_" + 24 base62 characters from the OS CSPRNG (≈143 bits): unique per call and
+// unguessable. Client-sent X-Request-ID headers are ignored, never echoed.
+std::string new_request_id();
+
+// 24+ base62 characters drawn from getrandom(2), without modulo bias.
+void append_random_base62(std::string& out, size_t count);
+
+}  // namespace toolcalc::api

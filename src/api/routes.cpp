@@ -1,0 +1,79 @@
+#include "api/routes.hpp"
+
+namespace toolcalc::api {
+namespace {
+
+// Splits "a/b/c" into at most 4 segments; returns the count, or 5 when there are more.
+size_t split_segments(std::string_view path, std::string_view (&seg)[4]) {
+  size_t n = 0;
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    std::string_view part = path.substr(0, slash);
+    if (n == 4) return 5;
+    seg[n++] = part;
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+    if (path.empty()) return 5;  // trailing slash: not one of our paths
+  }
+  return n;
+}
+
+bool valid_name(std::string_view s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+Route match_route(std::string_view target, std::string_view base_path) {
+  Route route;
+  const size_t q = target.find('?');
+  std::string_view path = target.substr(0, q);
+  if (q != std::string_view::npos) route.query = target.substr(q + 1);
+
+  if (!base_path.empty()) {
+    if (path.substr(0, base_path.size()) != base_path) return route;
+    path.remove_prefix(base_path.size());
+  }
+  if (path.substr(0, 4) != "/v1/") return route;
+  path.remove_prefix(4);
+
+  std::string_view seg[4];
+  const size_t n = split_segments(path, seg);
+  if (n == 1) {
+    if (seg[0] == "tools") route.kind = RouteKind::Tools;
+    else if (seg[0] == "domains") route.kind = RouteKind::Domains;
+    else if (seg[0] == "me") route.kind = RouteKind::Me;
+    else if (seg[0] == "health") route.kind = RouteKind::Health;
+  } else if (n == 2) {
+    if (seg[0] == "tools") {
+      if (valid_name(seg[1])) {
+        route.kind = RouteKind::ToolBySlug;
+        route.slug = seg[1];
+      }
+    } else if (valid_name(seg[0]) && valid_name(seg[1])) {
+      route.kind = RouteKind::Execute;
+      route.domain = seg[0];
+      route.slug = seg[1];
+    }
+  } else if (n == 3 && seg[2] == "schema" && seg[0] != "tools" && valid_name(seg[0]) &&
+             valid_name(seg[1])) {
+    route.kind = RouteKind::Schema;
+    route.domain = seg[0];
+    route.slug = seg[1];
+  }
+  return route;
+}
+
+std::string_view allowed_methods(RouteKind kind) {
+  switch (kind) {
+    case RouteKind::Execute: return "POST, OPTIONS";
+    case RouteKind::NotFound: return "";
+    default: return "GET, OPTIONS";
+  }
+}
+
+}  // namespace toolcalc::api

@@ -1,0 +1,31 @@
+#pragma once
+// Path matching for the endpoints of spec §4, under a configurable base path.
+#include <string_view>
+
+namespace toolcalc::api {
+
+enum class RouteKind {
+  NotFound,
+  Execute,    // /v1/{domain}/{slug}
+  Schema,     // /v1/{domain}/{slug}/schema
+  Tools,      // /v1/tools
+  ToolBySlug, // /v1/tools/{slug}
+  Domains,    // /v1/domains
+  Me,         // /v1/me
+  Health,     // /v1/health
+};
+
+struct Route {
+  RouteKind kind = RouteKind::NotFound;
+  std::string_view domain;  // Execute, Schema
+  std::string_view slug;    // Execute, Schema, ToolBySlug
+  std::string_view query;   // after '?', without it
+};
+
+// `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
+Route match_route(std::string_view target, std::string_view base_path);
+
+// The methods a route answers, for 405's Allow header: "GET, OPTIONS" or "POST, OPTIONS".
+std::string_view allowed_methods(RouteKind kind);
+
+}  // namespace toolcalc::api

@@ -1,0 +1,341 @@
+#include "api/service.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+
+#include "api/envelope.hpp"
+#include "api/execute.hpp"
+#include "api/query.hpp"
+#include "api/request_id.hpp"
+#include "api/routes.hpp"
+#include "core/json_writer.hpp"
+
+namespace toolcalc::api {
+
+namespace {
+
+constexpr std::string_view kExposedHeaders =
+    "X-Request-ID, X-Tool-Version, X-RateLimit-Limit, X-RateLimit-Remaining, "
+    "X-RateLimit-Reset, Retry-After";
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return (x | 0x20) == (y | 0x20);
+         });
+}
+
+// application/json, optionally with parameters (charset=utf-8). The media type is
+// case-insensitive (RFC 9110 §8.3.1).
+bool is_json_media_type(std::string_view content_type) {
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  return iequals(type, "application/json");
+}
+
+std::string to_string(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+struct Service::Context {
+  const Request& req;
+  Response& res;
+  Route route;
+  accounts::Caller caller;
+  accounts::RateDecision rate;
+  bool rate_known = false;
+  const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
+  std::chrono::steady_clock::time_point started;
+
+  void fail(const ApiError& error) {
+    res.status = error.status;
+    res.body = error_body(error, res.request_id);
+  }
+  void ok_result(std::string_view result_json) {
+    res.status = 200;
+    res.body = result_body(result_json, res.request_id);
+  }
+};
+
+Service::Service(const catalog::Registry& registry, accounts::AccessControl& access,
+                 const Clock& clock, ServiceOptions options)
+    : registry_(registry),
+      access_(access),
+      clock_(clock),
+      options_(std::move(options)),
+      started_ms_(clock.now_ms()) {}
+
+Response Service::handle(const Request& request) {
+  Response res;
+  res.request_id = new_request_id();
+  Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
+              nullptr, std::chrono::steady_clock::now()};
+  try {
+    dispatch(ctx);
+  } catch (const std::exception& e) {
+    // A defect, not bad input: log with the request id the client will quote.
+    std::fprintf(stderr, "{\"level\":\"error\",\"request_id\":\"%s\",\"error\":\"internal\"}\n",
+                 res.request_id.c_str());
+    (void)e;
+    ctx.fail(internal_error());
+  }
+  finish(ctx);
+  return res;
+}
+
+Response Service::transport_error(const ApiError& error, std::string_view peer_ip) {
+  Response res;
+  res.request_id = new_request_id();
+  Request req;
+  req.peer_ip = peer_ip;
+  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now()};
+  ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
+  ctx.rate = access_.peek_rate(ctx.caller);
+  ctx.rate_known = true;
+  ctx.fail(error);
+  finish(ctx);
+  ctx.res.key_prefix.clear();
+  return res;
+}
+
+void Service::finish(Context& ctx) {
+  Response& res = ctx.res;
+  res.set_header("X-Request-ID", res.request_id);
+  res.set_header("X-Tool-Version", ctx.tool ? ctx.tool->version : options_.version);
+  if (ctx.rate_known) {
+    res.set_header("X-RateLimit-Limit", to_string(ctx.rate.limit));
+    res.set_header("X-RateLimit-Remaining", to_string(std::max<int64_t>(0, ctx.rate.remaining)));
+    res.set_header("X-RateLimit-Reset", to_string(ctx.rate.reset_epoch_s));
+  }
+  res.set_header("Access-Control-Allow-Origin", "*");
+  res.set_header("Access-Control-Expose-Headers", std::string(kExposedHeaders));
+  res.set_header("Cache-Control", "no-store");
+  res.key_prefix = ctx.caller.key_prefix;
+}
+
+void Service::dispatch(Context& ctx) {
+  const Request& req = ctx.req;
+  const RouteKind kind = ctx.route.kind;
+
+  // CORS preflight and liveness: answered before auth, never limited or counted.
+  if (req.method == "OPTIONS" || kind == RouteKind::Health) {
+    ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
+    ctx.rate = access_.peek_rate(ctx.caller);
+    ctx.rate_known = true;
+    if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
+    if (req.method == "OPTIONS") {
+      ctx.res.status = 204;
+      ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+      ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
+      ctx.res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type");
+      ctx.res.set_header("Access-Control-Max-Age", "86400");
+      return;
+    }
+    if (req.method != "GET") {
+      ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+      return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
+    }
+    return health(ctx);
+  }
+
+  // Auth decides whose window is charged; a bad key is charged to the client IP, so key
+  // guessing is rate limited like everything else.
+  accounts::AuthResult auth = access_.authenticate(req.authorization, req.peer_ip);
+  if (auth.status == accounts::AuthStatus::Invalid)
+    auth.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
+  ctx.caller = auth.caller;
+  ctx.rate = access_.take_rate_unit(ctx.caller);
+  ctx.rate_known = true;
+  if (!ctx.rate.allowed) {
+    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
+    return ctx.fail({429, "RATE_LIMITED",
+                     "rate limit of " + to_string(ctx.rate.limit) +
+                         " requests per minute reached; retry after the window resets",
+                     {}});
+  }
+  if (auth.status == accounts::AuthStatus::Invalid) {
+    ctx.res.set_header("WWW-Authenticate", "Bearer");
+    ctx.caller = {};
+    return ctx.fail({401, "UNAUTHORIZED", "invalid API key", {}});
+  }
+
+  if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
+  const bool wants_post = kind == RouteKind::Execute;
+  if (req.method != (wants_post ? "POST" : "GET")) {
+    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+    return ctx.fail({405, "METHOD_NOT_ALLOWED",
+                     std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
+                     {}});
+  }
+  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Me;
+  if (needs_key && auth.status == accounts::AuthStatus::Missing) {
+    ctx.res.set_header("WWW-Authenticate", "Bearer");
+    return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
+  }
+
+  switch (kind) {
+    case RouteKind::Execute: return execute(ctx);
+    case RouteKind::Schema: return schema(ctx);
+    case RouteKind::Tools: return tools(ctx);
+    case RouteKind::ToolBySlug: return tool_by_slug(ctx);
+    case RouteKind::Domains: return domains(ctx);
+    case RouteKind::Me: return me(ctx);
+    default: return ctx.fail(not_found("no such path"));
+  }
+}
+
+namespace {
+
+ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain,
+                      std::string_view slug) {
+  std::string msg = "no tool '" + std::string(slug) + "' in domain '" + std::string(domain) + "'";
+  if (const auto* other = registry.find_slug(slug))
+    msg += "; did you mean " + other->tool.descriptor.endpoint() + "?";
+  return not_found(msg);
+}
+
+}  // namespace
+
+void Service::execute(Context& ctx) {
+  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
+  if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
+  const catalog::Tool& tool = registered->tool;
+  ctx.tool = &tool.descriptor;
+  if (!is_json_media_type(ctx.req.content_type))
+    return ctx.fail({415, "UNSUPPORTED_MEDIA_TYPE",
+                     "send the inputs as a JSON object with Content-Type: application/json", {}});
+
+  catalog::Inputs inputs;
+  ApiError error;
+  if (!prepare_inputs(tool.descriptor, ctx.req.body, inputs, error)) return ctx.fail(error);
+
+  const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller);
+  if (!quota.allowed) {
+    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
+    return ctx.fail({429, "QUOTA_EXCEEDED",
+                     "monthly quota of " + to_string(quota.limit) +
+                         " executions is used up; it resets at " + quota.resets_at,
+                     {}});
+  }
+
+  std::string& body = ctx.res.body;
+  body.reserve(512);
+  body += R"({"ok":true,"tool":)";
+  append_json_string(body, tool.descriptor.slug);
+  body += R"(,"domain":)";
+  append_json_string(body, tool.descriptor.domain);
+  body += R"(,"version":)";
+  append_json_string(body, tool.descriptor.version);
+  body += R"(,"result":)";
+  bool computed = false;
+  try {
+    computed = compute_result(tool, inputs, body, error);
+  } catch (...) {
+    access_.release_quota(ctx.caller, quota);
+    throw;
+  }
+  if (!computed) {
+    access_.release_quota(ctx.caller, quota);
+    body.clear();
+    return ctx.fail(error);
+  }
+  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
+  body += R"(,"meta":)";
+  JsonWriter w(body);
+  w.begin_object();
+  w.field("latency_ms",
+          static_cast<int64_t>(
+              std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()));
+  w.key("quota_remaining");
+  if (quota.unlimited)
+    w.null();
+  else
+    w.integer(quota.remaining);
+  w.field("request_id", ctx.res.request_id);
+  w.end_object();
+  body += '}';
+  ctx.res.status = 200;
+}
+
+void Service::schema(Context& ctx) {
+  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
+  if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
+  ctx.tool = &registered->tool.descriptor;
+  ctx.ok_result(registered->record_json);
+}
+
+void Service::tool_by_slug(Context& ctx) {
+  const auto* registered = registry_.find_slug(ctx.route.slug);
+  if (!registered) return ctx.fail(not_found("no tool '" + std::string(ctx.route.slug) + "'"));
+  ctx.tool = &registered->tool.descriptor;
+  ctx.ok_result(registered->details_json);
+}
+
+void Service::tools(Context& ctx) {
+  ToolsQuery query;
+  ApiError error;
+  if (!parse_tools_query(ctx.route.query, query, error)) return ctx.fail(error);
+  if (!query.domain.empty() && !registry_.find_domain(query.domain))
+    return ctx.fail(validation_error("domain", "unknown domain '" + query.domain + "'"));
+
+  std::vector<const catalog::RegisteredTool*> matching;
+  for (const auto& t : registry_.tools())
+    if (query.domain.empty() || t.tool.descriptor.domain == query.domain) matching.push_back(&t);
+  const int64_t total = static_cast<int64_t>(matching.size());
+  const int64_t pages = (total + query.limit - 1) / query.limit;
+
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().key("items").begin_array();
+  const int64_t first = (query.page - 1) * query.limit;
+  for (int64_t i = first; i < total && i < first + query.limit; ++i)
+    w.raw(matching[static_cast<size_t>(i)]->summary_json);
+  w.end_array();
+  w.field("page", query.page).field("limit", query.limit).field("total", total);
+  w.field("pages", pages).end_object();
+  ctx.ok_result(result);
+}
+
+void Service::domains(Context& ctx) {
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().key("items").begin_array();
+  for (const auto& d : registry_.domains()) {
+    w.begin_object().field("domain", d.name).field("name", d.display_name);
+    w.field("description", d.description);
+    w.field("live", registry_.live_count(d.name)).field("target", d.target);
+    w.field("tools", "/v1/tools?domain=" + d.name).end_object();
+  }
+  w.end_array().end_object();
+  ctx.ok_result(result);
+}
+
+void Service::me(Context& ctx) {
+  const accounts::QuotaStatus q = access_.quota_status(ctx.caller);
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("plan", ctx.caller.plan.name).field("key_prefix", ctx.caller.key_prefix);
+  w.field("label", ctx.caller.label);
+  w.field("rate_limit_per_minute", ctx.caller.plan.rate_per_minute);
+  w.key("quota").begin_object();
+  if (q.unlimited)
+    w.key("limit").null().field("used", q.used).key("remaining").null();
+  else
+    w.field("limit", q.limit).field("used", q.used).field("remaining", q.remaining);
+  w.field("period", q.period).field("resets_at", q.resets_at).end_object();
+  w.end_object();
+  ctx.ok_result(result);
+}
+
+void Service::health(Context& ctx) {
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("status", "ok").field("version", options_.version);
+  w.field("uptime_s", (clock_.now_ms() - started_ms_) / 1000).end_object();
+  ctx.ok_result(result);
+}
+
+}  // namespace toolcalc::api

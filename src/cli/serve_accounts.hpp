@@ -1,0 +1,26 @@
+#pragma once
+// The accounts a server runs with: the embedded SQLite store under the data directory.
+#include <memory>
+#include <string>
+
+#include "accounts/access_control.hpp"
+#include "cli/service_config.hpp"
+#include "core/clock.hpp"
+
+namespace toolcalc::cli {
+
+class ServeAccounts {
+ public:
+  ServeAccounts(const ServiceConfig& config, const Clock& clock);
+  ~ServeAccounts();
+  accounts::AccessControl& access();
+  std::string create_dev_key();  // tc_test_ key on the pro plan, printed once
+  void start();                  // background key refresh and usage flush
+  void stop();                   // final flush
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace toolcalc::cli

@@ -1,0 +1,150 @@
+#include "http/server.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "http/worker.hpp"
+
+namespace toolcalc::http {
+
+struct Server::Impl {
+  SharedState shared;
+  std::vector<std::unique_ptr<Worker>> workers;
+  uint16_t bound_port = 0;
+  std::once_flag stop_once;
+  std::optional<net::signal_set> signals;
+  std::mutex stop_mutex;
+  std::condition_variable stop_cv;
+  bool finished = false;
+
+  Impl(api::Service& service, ServerOptions options) : shared{service, std::move(options)} {}
+
+  net::awaitable<void> accept_loop(Worker& worker) {
+    for (;;) {
+      auto [ec, socket] = co_await worker.acceptor->async_accept(
+          net::as_tuple(net::use_awaitable));
+      if (shared.stopping.load()) co_return;
+      if (ec) {
+        if (ec == net::error::operation_aborted) co_return;
+        // EMFILE and friends: back off briefly rather than spin.
+        net::steady_timer pause(worker.ioc, std::chrono::milliseconds(50));
+        co_await pause.async_wait(net::as_tuple(net::use_awaitable));
+        continue;
+      }
+      if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
+        shared.open_connections.fetch_sub(1);
+        net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), net::detached);
+        continue;
+      }
+      net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)), net::detached);
+    }
+  }
+
+  // Runs on the worker's own thread: no other thread touches its acceptor or sessions.
+  void stop_worker(Worker& worker) {
+    boost::system::error_code ec;
+    if (worker.acceptor) worker.acceptor->close(ec);
+    for (SessionHandle* s : worker.sessions)
+      if (s->idle && s->socket) s->socket->cancel(ec);  // busy ones finish, then close
+  }
+};
+
+Server::Server(api::Service& service, ServerOptions options)
+    : impl_(std::make_unique<Impl>(service, std::move(options))) {
+  if (impl_->shared.options.threads < 1) impl_->shared.options.threads = 1;
+}
+
+Server::~Server() = default;
+
+void Server::bind() {
+  const auto& o = impl_->shared.options;
+  const auto address = net::ip::make_address(o.host);
+  uint16_t port = o.port;
+  for (int i = 0; i < o.threads; ++i) {
+    auto worker = std::make_unique<Worker>();
+    tcp::endpoint endpoint(address, port);
+    worker->acceptor.emplace(worker->ioc);
+    worker->acceptor->open(endpoint.protocol());
+    worker->acceptor->set_option(net::socket_base::reuse_address(true));
+    // SO_REUSEPORT: the kernel spreads connections across the per-thread acceptors.
+    int one = 1;
+    ::setsockopt(worker->acceptor->native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    worker->acceptor->bind(endpoint);
+    worker->acceptor->listen(net::socket_base::max_listen_connections);
+    port = worker->acceptor->local_endpoint().port();  // port 0 → the one the kernel chose
+    impl_->workers.push_back(std::move(worker));
+  }
+  impl_->bound_port = port;
+}
+
+uint16_t Server::port() const { return impl_->bound_port; }
+
+void Server::run() {
+  if (impl_->workers.empty()) bind();
+  Worker& first = *impl_->workers.front();
+  impl_->signals.emplace(first.ioc, SIGINT, SIGTERM);
+  impl_->signals->async_wait([this](const boost::system::error_code& ec, int) {
+    if (!ec) stop();
+  });
+  for (auto& w : impl_->workers)
+    net::co_spawn(w->ioc, impl_->accept_loop(*w), net::detached);
+
+  // Watchdog: once a stop begins, in-flight requests get shutdown_grace_s to finish.
+  std::thread watchdog([this] {
+    std::unique_lock lock(impl_->stop_mutex);
+    impl_->stop_cv.wait(lock, [this] { return impl_->shared.stopping.load(); });
+    const auto grace = std::chrono::seconds(impl_->shared.options.shutdown_grace_s);
+    if (!impl_->stop_cv.wait_for(lock, grace, [this] { return impl_->finished; }))
+      for (auto& w : impl_->workers) w->ioc.stop();
+  });
+
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < impl_->workers.size(); ++i)
+    threads.emplace_back([w = impl_->workers[i].get()] { w->ioc.run(); });
+  first.ioc.run();
+  for (auto& t : threads) t.join();
+
+  {
+    std::lock_guard lock(impl_->stop_mutex);
+    impl_->shared.stopping.store(true);  // also when every context ran out of work
+    impl_->finished = true;
+  }
+  impl_->stop_cv.notify_all();
+  watchdog.join();
+  impl_->signals.reset();
+}
+
+void Server::stop() {
+  if (impl_->workers.empty()) {  // never bound: nothing to drain
+    impl_->shared.stopping.store(true);
+    return;
+  }
+  std::call_once(impl_->stop_once, [this] {
+    {
+      std::lock_guard lock(impl_->stop_mutex);
+      impl_->shared.stopping.store(true);
+    }
+    impl_->stop_cv.notify_all();
+    for (auto& w : impl_->workers) {
+      Worker* worker = w.get();
+      net::post(worker->ioc, [this, worker] { impl_->stop_worker(*worker); });
+    }
+    // The signal set keeps the first context busy; cancel it on that context's thread.
+    net::post(impl_->workers.front()->ioc, [this] {
+      boost::system::error_code ec;
+      if (impl_->signals) impl_->signals->cancel(ec);
+    });
+  });
+}
+
+}  // namespace toolcalc::http

@@ -1,0 +1,166 @@
+// PCB trace width for a current and temperature rise, IPC-2221 (spec §2.5), as in KiCad's
+// pcb_calculator. Formula, references and worked examples: docs/tools/pcb-trace-width.md.
+#include <cmath>
+
+#include "core/decimal.hpp"
+#include "tools/tool_factories.hpp"
+
+namespace toolcalc::tools {
+namespace {
+
+using namespace catalog;
+
+// IPC-2221 §6.2 curve fit: I = k·ΔT^0.44·A^0.725, A in mil², ΔT in °C, I in A.
+constexpr double kExternal = 0.048;
+constexpr double kInternal = 0.024;
+constexpr double kTempExponent = 0.44;
+constexpr double kAreaExponent = 0.725;
+// The charts behind the fit stop here; beyond them the fit is an extrapolation.
+constexpr double kMaxInternalCurrentA = 17.5;
+constexpr double kMaxWidthMil = 400;
+// 1 oz of copper spread over 1 ft² is 1.378 mil (35 µm) thick.
+constexpr double kMilPerOz = 1.378;
+constexpr double kMetresPerMil = 25.4e-6;
+constexpr double kMmPerMil = 0.0254;
+constexpr double kUmPerMil = 25.4;
+// Annealed copper at 20 °C (IEC 60028), the value KiCad uses.
+constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
+constexpr double kLengthM = 0.01;               // outputs are per centimetre of trace
+
+ToolDescriptor descriptor() {
+  ToolDescriptor t;
+  t.slug = "pcb-trace-width";
+  t.domain = "pcb-design";
+  t.version = "1.0.0";
+  t.name = "PCB Trace Width (IPC-2221)";
+  t.description =
+      "Minimum copper trace width for a continuous current and an allowed temperature rise, "
+      "on an external or internal layer, from the IPC-2221 current-capacity curves; with the "
+      "trace's cross-section, resistance, voltage drop and power loss per centimetre.";
+  t.standard = "IPC-2221";
+  auto number = [](std::string key, std::string label, std::string unit, std::string help,
+                   double min, double max, double step, double def) {
+    InputDescriptor in;
+    in.key = std::move(key);
+    in.label = std::move(label);
+    in.type = InputType::Number;
+    in.unit = std::move(unit);
+    in.help = std::move(help);
+    in.min = min;
+    in.max = max;
+    in.step = step;
+    in.default_value = def;
+    return in;
+  };
+  InputDescriptor layer;
+  layer.key = "layer";
+  layer.label = "Layer";
+  layer.type = InputType::Enum;
+  layer.help =
+      "external: top or bottom layer, cooled by air. internal: buried in the laminate, which "
+      "conducts heat away poorly, so IPC-2221 allows half the current for the same area.";
+  layer.default_value = std::string("external");
+  layer.options = {"external", "internal"};
+  t.inputs = {
+      number("current_a", "Current", "A",
+             "Continuous (DC or RMS) current the trace must carry. IPC-2221 charts cover up to "
+             "35 A on external and 17.5 A on internal layers.",
+             0.01, 35, 0.1, 1),
+      number("temp_rise_c", "Temperature rise", "°C",
+             "Allowed steady-state rise of the trace above the board's ambient temperature. "
+             "10 °C is a common conservative choice.",
+             1, 100, 1, 10),
+      number("copper_weight_oz", "Copper weight", "oz/ft²",
+             "Finished copper weight: 1 oz/ft² is 35 µm (1.378 mil) thick. Outer layers are "
+             "often plated up from 0.5 oz to about 1 oz.",
+             0.5, 3, 0.5, 1),
+      layer,
+  };
+  auto out = [](std::string key, std::string label, std::string unit, int precision) {
+    OutputDescriptor o;
+    o.key = std::move(key);
+    o.label = std::move(label);
+    o.type = OutputType::Number;
+    o.unit = std::move(unit);
+    o.precision = precision;
+    return o;
+  };
+  t.outputs = {
+      out("width_mil", "Minimum trace width", "mil", 1),
+      out("width_mm", "Minimum trace width", "mm", 3),
+      out("cross_section_mil2", "Copper cross-section", "mil²", 1),
+      out("copper_thickness_um", "Copper thickness", "µm", 1),
+      out("resistance_mohm_per_cm", "Resistance per centimetre (20 °C)", "mΩ/cm", 2),
+      out("voltage_drop_mv_per_cm", "Voltage drop per centimetre", "mV/cm", 2),
+      out("power_loss_mw_per_cm", "Power loss per centimetre", "mW/cm", 2),
+  };
+  t.references = {
+      "IPC-2221B, \"Generic Standard on Printed Board Design\", section 6.2 (conductor "
+      "current-carrying capacity, figure 6-4)",
+      "KiCad pcb_calculator, track width panel (pcb_calculator/calculator_panels/"
+      "panel_track_width.cpp): k = 0.048 / 0.024, exponents 0.44 and 0.725, copper "
+      "ρ = 1.72e-8 Ω·m",
+      "D. Brooks, \"Temperature Rise in PCB Traces\", UltraCAD Design (origin and limits of the "
+      "IPC curve fit)",
+      "IEC 60028, \"International standard of resistance for copper\" (annealed copper, "
+      "1.7241e-8 Ω·m at 20 °C)",
+      "IPC-2152, \"Standard for Determining Current Carrying Capacity in Printed Board Design\" "
+      "(newer, less conservative data; not used here)",
+  };
+  t.examples = {
+      {"Defaults: 1 A, 10 °C rise, 1 oz, external layer",
+       R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})"},
+      {"5 A on a 2 oz internal layer, 20 °C rise",
+       R"({"current_a":5,"temp_rise_c":20,"copper_weight_oz":2,"layer":"internal"})"},
+  };
+  return t;
+}
+
+ComputeResult compute(const Inputs& in) {
+  const double current = in.number("current_a");
+  const bool internal = in.enumeration("layer") == "internal";
+  if (internal && current > kMaxInternalCurrentA) {
+    std::string msg = "current_a of ";
+    append_shortest(msg, current);
+    msg +=
+        " A is beyond the IPC-2221 charts for internal layers (at most 17.5 A); split the "
+        "current over several traces or layers, or route it on an external layer";
+    return ToolError{"current_a", std::move(msg)};
+  }
+  const double k = internal ? kInternal : kExternal;
+  const double area_mil2 = std::pow(
+      current / (k * std::pow(in.number("temp_rise_c"), kTempExponent)), 1.0 / kAreaExponent);
+  const double thickness_mil = in.number("copper_weight_oz") * kMilPerOz;
+  const double width_mil = area_mil2 / thickness_mil;
+  if (width_mil > kMaxWidthMil) {
+    std::string msg = "current_a of ";
+    append_shortest(msg, current);
+    msg += " A needs a trace ";
+    append_fixed(msg, width_mil, 1);
+    msg +=
+        " mil wide, beyond the IPC-2221 charts (at most 400 mil); allow a larger temp_rise_c, "
+        "use heavier copper or split the current over several traces";
+    return ToolError{"current_a", std::move(msg)};
+  }
+  // R = ρ·L / (W·H) for 1 cm of trace, W and H in metres.
+  const double resistance_ohm = kCopperResistivity * kLengthM /
+                                ((width_mil * kMetresPerMil) * (thickness_mil * kMetresPerMil));
+  const double drop_v = current * resistance_ohm;
+  Outputs out;
+  out.set("width_mil", width_mil)
+      .set("width_mm", width_mil * kMmPerMil)
+      .set("cross_section_mil2", area_mil2)
+      .set("copper_thickness_um", thickness_mil * kUmPerMil)
+      .set("resistance_mohm_per_cm", resistance_ohm * 1000.0)
+      .set("voltage_drop_mv_per_cm", drop_v * 1000.0)
+      .set("power_loss_mw_per_cm", current * drop_v * 1000.0);
+  return out;
+}
+
+}  // namespace
+
+Tool make_pcb_trace_width() {
+  return Tool{descriptor(), compute};
+}
+
+}  // namespace toolcalc::tools

@@ -1,0 +1,83 @@
+#pragma once
+// A test double for accounts::AccessControl with small, exact limits, so the API's
+// decisions (which status, which headers, what is counted) can be checked without a store.
+#include <map>
+#include <string>
+
+#include "accounts/access_control.hpp"
+
+namespace toolcalc::test_support {
+
+class FakeAccess final : public accounts::AccessControl {
+ public:
+  // Keys that authenticate; everything else is invalid.
+  std::map<std::string, accounts::Plan> keys{{"tc_live_good", {"pro", 100, 2}}};
+  mutable std::map<std::string, int64_t> window_used;
+  int64_t quota_used = 0;
+  int64_t now_s = 1'800'000'010;  // 10 s into a minute
+
+  accounts::AuthResult authenticate(std::optional<std::string_view> authorization,
+                                    std::string_view peer_ip) const override {
+    accounts::AuthResult r;
+    if (!authorization) {
+      r.status = accounts::AuthStatus::Missing;
+      r.caller.subject = "ip:" + std::string(peer_ip);
+      r.caller.plan = {"anonymous", 5, std::nullopt};
+      return r;
+    }
+    std::string_view v = *authorization;
+    if (v.substr(0, 7) == "Bearer ") v.remove_prefix(7);
+    auto it = keys.find(std::string(v));
+    if (it == keys.end()) {
+      r.status = accounts::AuthStatus::Invalid;
+      return r;
+    }
+    r.status = accounts::AuthStatus::Ok;
+    r.caller.anonymous = false;
+    r.caller.subject = "key:" + it->first;
+    r.caller.key_prefix = it->first.substr(0, 12);
+    r.caller.label = "test";
+    r.caller.plan = it->second;
+    return r;
+  }
+  accounts::RateDecision decide(const accounts::Caller& c, int64_t used) const {
+    accounts::RateDecision d;
+    d.limit = c.plan.rate_per_minute;
+    d.allowed = used <= d.limit;
+    d.remaining = std::max<int64_t>(0, d.limit - used);
+    d.reset_epoch_s = now_s - now_s % 60 + 60;
+    d.retry_after_s = d.allowed ? 0 : d.reset_epoch_s - now_s;
+    return d;
+  }
+  accounts::RateDecision take_rate_unit(const accounts::Caller& c) override {
+    return decide(c, ++window_used[c.subject]);
+  }
+  accounts::RateDecision peek_rate(const accounts::Caller& c) const override {
+    return decide(c, window_used[c.subject]);
+  }
+  accounts::QuotaReservation reserve_quota(const accounts::Caller& c) override {
+    accounts::QuotaReservation q;
+    q.limit = *c.plan.monthly_quota;
+    q.allowed = quota_used < q.limit;
+    if (q.allowed) ++quota_used;
+    q.remaining = q.limit - quota_used;
+    q.retry_after_s = 1000;
+    q.resets_at = "2027-01-01T00:00:00Z";
+    q.period = "2026-12";
+    return q;
+  }
+  void release_quota(const accounts::Caller&, const accounts::QuotaReservation& q) override {
+    if (q.allowed) --quota_used;
+  }
+  accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {
+    accounts::QuotaStatus s;
+    s.limit = *c.plan.monthly_quota;
+    s.used = quota_used;
+    s.remaining = s.limit - quota_used;
+    s.period = "2026-12";
+    s.resets_at = "2027-01-01T00:00:00Z";
+    return s;
+  }
+};
+
+}  // namespace toolcalc::test_support

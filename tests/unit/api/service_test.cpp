@@ -1,0 +1,300 @@
+// The API layer without a socket (issue 2 points 4, 5, 7): statuses, envelopes and
+// headers for every kind of response.
+#include "api/service.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <regex>
+#include <set>
+
+#include "catalog/domains.hpp"
+#include "fake_access.hpp"
+#include "tools/all.hpp"
+
+using namespace toolcalc;
+namespace json = boost::json;
+
+namespace {
+
+const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
+constexpr std::string_view kBattery =
+    R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
+    R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})";
+
+class ServiceTest : public ::testing::Test {
+ protected:
+  catalog::Registry registry{tools::all_tools({kSource / "catalog"}),
+                             catalog::load_domains(kSource / "catalog" / "domains.toml")};
+  test_support::FakeAccess access;
+  ManualClock clock{1'800'000'010'000};
+  api::Service service{registry, access, clock, api::ServiceOptions{"", "9.9.9"}};
+
+  api::Response call(std::string_view method, std::string_view target, std::string_view body = {},
+                     std::optional<std::string_view> auth = "Bearer tc_live_good",
+                     std::string_view content_type = "application/json") {
+    api::Request r;
+    r.method = method;
+    r.target = target;
+    r.body = body;
+    r.authorization = auth;
+    r.content_type = content_type;
+    r.peer_ip = "10.1.2.3";
+    return service.handle(r);
+  }
+  static json::object parse(const api::Response& r) { return json::parse(r.body).as_object(); }
+
+  static void expect_error(const api::Response& r, int status, std::string_view code,
+                           std::string_view field = {}) {
+    EXPECT_EQ(r.status, status) << r.body;
+    auto o = parse(r);
+    EXPECT_EQ(o.size(), 3u) << r.body;
+    EXPECT_EQ(o.at("ok"), false);
+    const auto& e = o.at("error").as_object();
+    EXPECT_EQ(e.at("code").as_string(), code) << r.body;
+    EXPECT_FALSE(e.at("message").as_string().empty());
+    if (field.empty())
+      EXPECT_FALSE(e.contains("field")) << r.body;
+    else
+      EXPECT_EQ(e.at("field").as_string(), field) << r.body;
+    EXPECT_EQ(o.at("meta").as_object().size(), 1u);
+    EXPECT_EQ(o.at("meta").at("request_id").as_string(), *r.header("X-Request-ID"));
+  }
+};
+
+}  // namespace
+
+TEST_F(ServiceTest, ExecuteReturnsTheSuccessEnvelope) {
+  auto r = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("result":{"avg_current_ua":343.3,"avg_current_ma":0.343,)"
+                        R"("lifetime_hours":4660.8,"lifetime_days":194.2,"lifetime_years":0.53,)"
+                        R"("daily_wakes":1440})"),
+            std::string::npos)
+      << r.body;
+  auto o = parse(r);
+  std::set<std::string> keys;
+  for (const auto& kv : o) keys.insert(std::string(kv.key()));
+  EXPECT_EQ(keys, (std::set<std::string>{"ok", "tool", "domain", "version", "result", "meta"}));
+  EXPECT_EQ(o.at("tool").as_string(), "mcu-deep-sleep-battery");
+  EXPECT_EQ(o.at("domain").as_string(), "iot-mcu");
+  EXPECT_EQ(o.at("version").as_string(), "1.0.0");
+  const auto& meta = o.at("meta").as_object();
+  EXPECT_EQ(meta.size(), 3u);
+  EXPECT_TRUE(meta.at("latency_ms").is_int64());
+  EXPECT_EQ(meta.at("quota_remaining").as_int64(), 1);  // plan quota 2, one used
+  EXPECT_EQ(meta.at("request_id").as_string(), *r.header("X-Request-ID"));
+  EXPECT_TRUE(std::regex_match(*r.header("X-Request-ID"), std::regex("req_[A-Za-z0-9]{20,}")));
+  EXPECT_EQ(*r.header("X-Tool-Version"), "1.0.0");
+  EXPECT_EQ(*r.header("X-RateLimit-Limit"), "100");
+  EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "99");
+  EXPECT_EQ(*r.header("X-RateLimit-Reset"), "1800000060");
+  EXPECT_EQ(*r.header("Access-Control-Allow-Origin"), "*");
+  EXPECT_NE(r.header("Access-Control-Expose-Headers")->find("Retry-After"), std::string::npos);
+}
+
+TEST_F(ServiceTest, RequestIdsAreUnique) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 200; ++i) ids.insert(*call("GET", "/v1/health").header("X-Request-ID"));
+  EXPECT_EQ(ids.size(), 200u);
+}
+
+TEST_F(ServiceTest, UnknownPathsAndToolsAre404) {
+  expect_error(call("GET", "/v2/tools"), 404, "NOT_FOUND");
+  auto r = call("POST", "/v1/iot-mcu/no-such-tool", "{}");
+  expect_error(r, 404, "NOT_FOUND");
+  EXPECT_NE(parse(r).at("error").at("message").as_string().find("no-such-tool"), std::string::npos);
+  auto moved = call("POST", "/v1/electronics/mcu-deep-sleep-battery", "{}");
+  expect_error(moved, 404, "NOT_FOUND");
+  EXPECT_NE(parse(moved).at("error").at("message").as_string().find(
+                "/v1/iot-mcu/mcu-deep-sleep-battery"),
+            std::string::npos);
+  expect_error(call("GET", "/v1/tools/nope"), 404, "NOT_FOUND");
+  expect_error(call("GET", "/v1/a/b/schema"), 404, "NOT_FOUND");
+}
+
+TEST_F(ServiceTest, WrongMethodIs405WithAllow) {
+  auto r = call("GET", "/v1/iot-mcu/mcu-deep-sleep-battery");
+  expect_error(r, 405, "METHOD_NOT_ALLOWED");
+  EXPECT_EQ(*r.header("Allow"), "POST, OPTIONS");
+  auto t = call("POST", "/v1/tools", "{}");
+  expect_error(t, 405, "METHOD_NOT_ALLOWED");
+  EXPECT_EQ(*t.header("Allow"), "GET, OPTIONS");
+  expect_error(call("DELETE", "/v1/health"), 405, "METHOD_NOT_ALLOWED");
+}
+
+TEST_F(ServiceTest, NonJsonContentTypeIs415) {
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
+                    "text/plain"),
+               415, "UNSUPPORTED_MEDIA_TYPE");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
+                    ""),
+               415, "UNSUPPORTED_MEDIA_TYPE");
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
+                 "Application/JSON; charset=utf-8")
+                .status,
+            200);
+}
+
+TEST_F(ServiceTest, BadBodiesAre400) {
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", "{nope"), 400, "INVALID_JSON");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", "[]"), 400, "INVALID_JSON");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", R"({"battery_capacity_mah":1})"),
+               400, "VALIDATION_ERROR", "battery_capacity_mah");
+  EXPECT_EQ(access.quota_used, 0);  // invalid input never consumes quota
+}
+
+TEST_F(ServiceTest, UnprocessableIs422AndReleasesQuota) {
+  auto r = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery",
+                R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
+                R"("wake_duration_ms":61000,"cycle_period_s":60,"battery_efficiency_pct":80})");
+  expect_error(r, 422, "UNPROCESSABLE", "wake_duration_ms");
+  EXPECT_EQ(*r.header("X-Tool-Version"), "1.0.0");
+  EXPECT_EQ(access.quota_used, 0);
+}
+
+TEST_F(ServiceTest, AuthenticationRules) {
+  auto missing = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, std::nullopt);
+  expect_error(missing, 401, "UNAUTHORIZED");
+  EXPECT_EQ(parse(missing).at("error").at("message").as_string(), "missing API key");
+  EXPECT_EQ(*missing.header("WWW-Authenticate"), "Bearer");
+  auto invalid = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_bad");
+  expect_error(invalid, 401, "UNAUTHORIZED");
+  EXPECT_EQ(parse(invalid).at("error").at("message").as_string(), "invalid API key");
+  EXPECT_EQ(*invalid.header("WWW-Authenticate"), "Bearer");
+  expect_error(call("GET", "/v1/me", {}, std::nullopt), 401, "UNAUTHORIZED");
+  // Discovery works without a key, on the anonymous plan.
+  auto anon = call("GET", "/v1/domains", {}, std::nullopt);
+  EXPECT_EQ(anon.status, 200);
+  EXPECT_EQ(*anon.header("X-RateLimit-Limit"), "5");
+}
+
+TEST_F(ServiceTest, RateLimitGives429WithRetryAfterAndCountsErrors) {
+  access.keys["tc_live_good"].rate_per_minute = 3;
+  expect_error(call("GET", "/v1/nope"), 404, "NOT_FOUND");  // counted: 1
+  EXPECT_EQ(call("GET", "/v1/tools").status, 200);           // 2
+  auto third = call("GET", "/v1/domains");                   // 3
+  EXPECT_EQ(*third.header("X-RateLimit-Remaining"), "0");
+  auto limited = call("GET", "/v1/domains");
+  expect_error(limited, 429, "RATE_LIMITED");
+  EXPECT_EQ(*limited.header("Retry-After"), "50");
+  EXPECT_EQ(*limited.header("X-RateLimit-Remaining"), "0");
+  // Health and OPTIONS are never limited or counted.
+  EXPECT_EQ(call("GET", "/v1/health").status, 200);
+  EXPECT_EQ(call("OPTIONS", "/v1/tools").status, 204);
+}
+
+TEST_F(ServiceTest, QuotaExhaustionIs429WithResetTime) {
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  auto r = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery);
+  expect_error(r, 429, "QUOTA_EXCEEDED");
+  EXPECT_EQ(*r.header("Retry-After"), "1000");
+  EXPECT_NE(parse(r).at("error").at("message").as_string().find("2027-01-01T00:00:00Z"),
+            std::string::npos);
+}
+
+TEST_F(ServiceTest, PreflightIsAnsweredBeforeAuth) {
+  auto r = call("OPTIONS", "/v1/iot-mcu/mcu-deep-sleep-battery", {}, std::nullopt);
+  EXPECT_EQ(r.status, 204);
+  EXPECT_TRUE(r.body.empty());
+  EXPECT_EQ(*r.header("Access-Control-Allow-Methods"), "POST, OPTIONS");
+  EXPECT_EQ(*r.header("Access-Control-Allow-Headers"), "Authorization, Content-Type");
+  EXPECT_EQ(*r.header("Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(r.header("Access-Control-Allow-Credentials"), nullptr);
+}
+
+TEST_F(ServiceTest, SchemaIsTheDescriptionRecord) {
+  auto r = call("GET", "/v1/programming-dev/llm-api-cost-calculator/schema", {}, std::nullopt);
+  ASSERT_EQ(r.status, 200);
+  auto o = parse(r);
+  EXPECT_EQ(o.at("meta").as_object().size(), 1u);
+  const auto& rec = o.at("result").as_object();
+  EXPECT_EQ(rec.at("tool").as_string(), "llm-api-cost-calculator");
+  EXPECT_TRUE(rec.at("standard").is_null());
+  EXPECT_EQ(rec.at("endpoint").as_string(), "/v1/programming-dev/llm-api-cost-calculator");
+  EXPECT_EQ(*r.header("X-Tool-Version"), "1.0.0");
+  const auto& model = rec.at("inputs").as_array().at(0).as_object();
+  EXPECT_EQ(model.at("key").as_string(), "model");
+  EXPECT_FALSE(model.contains("required"));
+  EXPECT_FALSE(model.contains("unit"));
+  EXPECT_EQ(model.at("default").as_string(), "provider-a/model-b-4.6");
+  EXPECT_EQ(model.at("options").as_array().size(), 12u);
+}
+
+TEST_F(ServiceTest, ToolsListingPaginates) {
+  auto o = parse(call("GET", "/v1/tools?limit=3&page=2", {}, std::nullopt));
+  const auto& res = o.at("result").as_object();
+  EXPECT_EQ(res.at("page").as_int64(), 2);
+  EXPECT_EQ(res.at("limit").as_int64(), 3);
+  EXPECT_EQ(res.at("total").as_int64(), 4);
+  EXPECT_EQ(res.at("pages").as_int64(), 2);
+  ASSERT_EQ(res.at("items").as_array().size(), 1u);
+  EXPECT_EQ(res.at("items").as_array()[0].as_object().size(), 7u);
+  auto dom = parse(call("GET", "/v1/tools?domain=pcb-design", {}, std::nullopt));
+  EXPECT_EQ(dom.at("result").at("total").as_int64(), 1);
+  EXPECT_EQ(dom.at("result").at("limit").as_int64(), 20);
+  expect_error(call("GET", "/v1/tools?page=0"), 400, "VALIDATION_ERROR", "page");
+  expect_error(call("GET", "/v1/tools?limit=101"), 400, "VALIDATION_ERROR", "limit");
+  expect_error(call("GET", "/v1/tools?limit=abc"), 400, "VALIDATION_ERROR", "limit");
+  expect_error(call("GET", "/v1/tools?domain=nope"), 400, "VALIDATION_ERROR", "domain");
+  expect_error(call("GET", "/v1/tools?sort=name"), 400, "VALIDATION_ERROR", "sort");
+}
+
+TEST_F(ServiceTest, DomainsReportLiveAndTarget) {
+  auto o = parse(call("GET", "/v1/domains", {}, std::nullopt));
+  const auto& items = o.at("result").at("items").as_array();
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].at("domain").as_string(), "iot-mcu");
+  EXPECT_EQ(items[0].at("live").as_int64(), 1);
+  EXPECT_EQ(items[0].at("target").as_int64(), 12);
+  EXPECT_EQ(items[1].at("target").as_int64(), 24);
+}
+
+TEST_F(ServiceTest, ToolBySlugHasReferencesAndExamples) {
+  auto r = call("GET", "/v1/tools/pcb-trace-width", {}, std::nullopt);
+  ASSERT_EQ(r.status, 200);
+  auto o = parse(r);
+  const auto& rec = o.at("result").as_object();
+  EXPECT_EQ(rec.at("standard").as_string(), "IPC-2221");
+  EXPECT_FALSE(rec.at("references").as_array().empty());
+  EXPECT_FALSE(rec.at("examples").as_array().empty());
+}
+
+TEST_F(ServiceTest, HealthAndMe) {
+  clock.advance_ms(5'000);
+  auto h = parse(call("GET", "/v1/health", {}, std::nullopt));
+  EXPECT_EQ(h.at("result").at("status").as_string(), "ok");
+  EXPECT_EQ(h.at("result").at("version").as_string(), "9.9.9");
+  EXPECT_EQ(h.at("result").at("uptime_s").as_int64(), 5);
+  auto me = call("GET", "/v1/me");
+  ASSERT_EQ(me.status, 200);
+  EXPECT_EQ(*me.header("X-Tool-Version"), "9.9.9");
+  auto m = parse(me).at("result").as_object();
+  EXPECT_EQ(m.at("plan").as_string(), "pro");
+  EXPECT_EQ(m.at("key_prefix").as_string(), "tc_live_good");
+  EXPECT_EQ(m.at("rate_limit_per_minute").as_int64(), 100);
+  EXPECT_EQ(m.at("quota").at("limit").as_int64(), 2);
+  EXPECT_EQ(m.at("quota").at("period").as_string(), "2026-12");
+}
+
+TEST_F(ServiceTest, ToolFailureIs500WithRequestId) {
+  catalog::Tool broken;
+  broken.descriptor = registry.tools().front().tool.descriptor;
+  broken.descriptor.slug = "broken";
+  broken.compute = [](const catalog::Inputs&) -> catalog::ComputeResult {
+    return catalog::Outputs{};  // sets no outputs: a defect the renderer refuses
+  };
+  catalog::Registry reg({broken}, catalog::load_domains(kSource / "catalog" / "domains.toml"));
+  api::Service svc{reg, access, clock, api::ServiceOptions{}};
+  api::Request req;
+  req.method = "POST";
+  req.target = "/v1/iot-mcu/broken";
+  req.body = kBattery;
+  req.authorization = "Bearer tc_live_good";
+  req.content_type = "application/json";
+  auto r = svc.handle(req);
+  expect_error(r, 500, "INTERNAL");
+  EXPECT_NE(r.header("X-RateLimit-Limit"), nullptr);
+  EXPECT_EQ(access.quota_used, 0);  // released
+}
