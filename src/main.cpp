@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-// #include "cli/keys_command.hpp"
+#include "cli/keys_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"toolcalc — a JSON-over-HTTP catalog of engineering and cost calculators"};
@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   toolcalc::cli::add_serve_command(app);
   toolcalc::cli::add_tools_command(app);
   toolcalc::cli::add_run_command(app);
-  // toolcalc::cli::add_keys_command(app);
+  toolcalc::cli::add_keys_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -25,6 +25,6 @@ std::vector<Plan> builtin_plans();
 std::vector<Plan> plans_from_config(const toml::table& root);
 
 const Plan* find_plan(const std::vector<Plan>& plans, std::string_view name);
-std::string plan_names(const std::vector<Plan>& plans);  // "anonymous, business, free, pro"
+std::string plan_names(const std::vector<Plan>& plans);  // "free, pro, business, anonymous"
 
 }  // namespace toolcalc::accounts

@@ -66,6 +66,7 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_(access),
       clock_(clock),
       options_(std::move(options)),
+      access_log_(options_.access_log),
       started_ms_(clock.now_ms()) {}
 
 Response Service::handle(const Request& request) {
@@ -97,7 +98,6 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   ctx.rate_known = true;
   ctx.fail(error);
   finish(ctx);
-  ctx.res.key_prefix.clear();
   return res;
 }
 
@@ -114,6 +114,13 @@ void Service::finish(Context& ctx) {
   res.set_header("Access-Control-Expose-Headers", std::string(kExposedHeaders));
   res.set_header("Cache-Control", "no-store");
   res.key_prefix = ctx.caller.key_prefix;
+  if (access_log_.enabled()) {
+    const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
+    access_log_.write(
+        {clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method, ctx.req.target,
+         res.status,
+         std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+  }
 }
 
 void Service::dispatch(Context& ctx) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "accounts/access_control.hpp"
+#include "api/access_log.hpp"
 #include "api/request.hpp"
 #include "api/response.hpp"
 #include "catalog/registry.hpp"
@@ -16,6 +17,7 @@ namespace toolcalc::api {
 struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
+  std::FILE* access_log = nullptr;  // JSON lines; nullptr disables the access log
 };
 
 class Service {
@@ -47,6 +49,7 @@ class Service {
   accounts::AccessControl& access_;
   const Clock& clock_;
   ServiceOptions options_;
+  AccessLog access_log_;
   int64_t started_ms_;
 };
 

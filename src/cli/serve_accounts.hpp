@@ -1,5 +1,6 @@
 #pragma once
-// The accounts a server runs with: the embedded SQLite store under the data directory.
+// The accounts a server runs with: accounts::Accounts on the embedded SQLite store under
+// the data directory.
 #include <memory>
 #include <string>
 

@@ -50,7 +50,8 @@ void serve(const ServeFlags& flags) {
   auto registry = load_registry(config.catalog_dir);
   SystemClock clock;
   ServeAccounts accounts(config, clock);
-  api::Service service(*registry, accounts.access(), clock, {config.base_path, TOOLCALC_VERSION});
+  api::Service service(*registry, accounts.access(), clock,
+                       {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr});
 
   http::ServerOptions options;
   options.host = config.host;

@@ -21,6 +21,7 @@ struct ServiceConfig {
   int read_timeout_s = 10;  // a request's headers (and then its body) must arrive in this time
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;
+  bool access_log = true;  // JSON lines on stdout
   // [store]
   std::filesystem::path data_dir = "var";
   int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace toolcalc {
 namespace {
@@ -52,39 +53,47 @@ void append_fixed(std::string& out, double value, int places) {
   const bool negative = value < 0;
   Digits d = shortest_digits(std::fabs(value));
 
-  // Build the integer N = round(|value| × 10^places) as a digit string.
-  // Digits kept: those before position point + places.
-  const int keep = d.point + places;  // number of leading digits that survive
-  std::string n;                      // digits of N, most significant first
-  if (keep < 0) {
-    n = "0";
+  // Build the integer N = round(|value| × 10^places) as a digit string: the shortest
+  // digits that survive (those before position point + places), rounded on the next one.
+  // A fixed buffer: no allocation on the response path (|value| < 1e309, places ≤ 15).
+  char n[400];
+  int len = 0;
+  const int keep = d.point + places;
+  if (keep <= 0) {
+    n[len++] = (keep == 0 && d.digits[0] >= '5') ? '1' : '0';  // half away from zero
   } else {
-    for (int i = 0; i < keep; ++i) n += (i < d.count) ? d.digits[i] : '0';
-    const bool round_up = keep < d.count && d.digits[keep] >= '5';  // half away from zero
-    if (n.empty()) n = "0";
-    if (round_up) {
-      int i = static_cast<int>(n.size()) - 1;
-      while (i >= 0 && n[static_cast<size_t>(i)] == '9') n[static_cast<size_t>(i--)] = '0';
-      if (i < 0)
-        n.insert(n.begin(), '1');
-      else
-        ++n[static_cast<size_t>(i)];
+    for (int i = 0; i < keep; ++i) n[len++] = (i < d.count) ? d.digits[i] : '0';
+    if (keep < d.count && d.digits[keep] >= '5') {  // half away from zero
+      int i = len - 1;
+      while (i >= 0 && n[i] == '9') n[i--] = '0';
+      if (i >= 0) {
+        ++n[i];
+      } else {
+        std::memmove(n + 1, n, static_cast<size_t>(len++));
+        n[0] = '1';
+      }
     }
   }
-  // Strip leading zeros but keep at least places+1 digits so there is an integer part.
-  size_t first = n.find_first_not_of('0');
-  const bool is_zero = first == std::string::npos;
-  if (is_zero) n.assign(1, '0');
-  else n.erase(0, first);
-  if (n.size() < static_cast<size_t>(places) + 1)
-    n.insert(0, static_cast<size_t>(places) + 1 - n.size(), '0');
-
+  // Drop leading zeros, then pad so there is at least one integer digit.
+  int first = 0;
+  while (first < len && n[first] == '0') ++first;
+  const bool is_zero = first == len;
   if (negative && !is_zero) out += '-';
-  const size_t int_len = n.size() - static_cast<size_t>(places);
-  out.append(n, 0, int_len);
-  if (places > 0) {
-    out += '.';
-    out.append(n, int_len, std::string::npos);
+  const int digits = len - first;
+  if (digits <= places) {
+    out += "0";
+    if (places > 0) {
+      out += '.';
+      out.append(static_cast<size_t>(places - digits), '0');
+      out.append(n + first, static_cast<size_t>(digits));
+    }
+  } else {
+    const int int_len = digits - places;
+    out.append(n + first, static_cast<size_t>(int_len));
+    if (places > 0) {
+      out += '.';
+      out.append(n + first + int_len, static_cast<size_t>(places));
+    }
   }
 }
 

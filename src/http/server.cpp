@@ -55,7 +55,7 @@ struct Server::Impl {
     boost::system::error_code ec;
     if (worker.acceptor) worker.acceptor->close(ec);
     for (SessionHandle* s : worker.sessions)
-      if (s->idle && s->socket) s->socket->cancel(ec);  // busy ones finish, then close
+      if (*s->idle && s->socket) s->socket->cancel(ec);  // busy ones finish, then close
   }
 };
 

@@ -19,7 +19,7 @@ using tcp = net::ip::tcp;
 // busy ones finish their request first.
 struct SessionHandle {
   tcp::socket* socket = nullptr;
-  bool idle = true;
+  const bool* idle = nullptr;  // ConnectionState::idle of the session
 };
 
 struct Worker {

@@ -1,0 +1,209 @@
+#include "accounts/accounts.hpp"
+
+#include <cstdio>
+#include <exception>
+
+#include "accounts/api_key.hpp"
+#include "accounts/key_issuer.hpp"
+#include "accounts/plans.hpp"
+#include "accounts/utc_month.hpp"
+
+namespace toolcalc::accounts {
+namespace {
+
+// The server has no logger yet; background failures go to stderr, naming no key.
+void report(const std::string& what) {
+  std::fprintf(stderr, "toolcalc: accounts: %s\n", what.c_str());
+}
+
+}  // namespace
+
+Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans,
+                   const Clock& clock, std::chrono::milliseconds usage_flush_interval,
+                   std::chrono::milliseconds key_refresh_interval)
+    : store_(std::move(store)),
+      plans_(std::move(plans)),
+      clock_(clock),
+      flush_interval_(usage_flush_interval),
+      refresh_interval_(key_refresh_interval),
+      rates_(clock),
+      quota_(clock) {
+  if (const Plan* anon = find_plan(plans_, kAnonymousPlan))
+    anonymous_plan_ = *anon;
+  else
+    anonymous_plan_ = Plan{std::string(kAnonymousPlan), 60, std::nullopt};
+  anonymous_plan_.monthly_quota.reset();
+  refresh_keys(true);
+  const UtcMonth month = utc_month_of(clock_.now_s());
+  quota_.seed(month, store_->load_usage(month.period()));
+}
+
+Accounts::~Accounts() {
+  stop();
+}
+
+void Accounts::start() {
+  std::lock_guard lock(thread_mu_);
+  if (thread_.joinable() || stopping_) return;
+  thread_ = std::thread([this] { run(); });
+}
+
+void Accounts::stop() {
+  {
+    std::lock_guard lock(thread_mu_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  try {
+    flush_usage();
+  } catch (const std::exception& e) {
+    report(std::string("final usage flush failed, recent usage is lost: ") + e.what());
+  }
+}
+
+void Accounts::run() {
+  using steady = std::chrono::steady_clock;
+  auto next_refresh = steady::now() + refresh_interval_;
+  auto next_flush = steady::now() + flush_interval_;
+  std::unique_lock lock(thread_mu_);
+  while (!stopping_) {
+    wake_.wait_until(lock, std::min(next_refresh, next_flush), [this] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    const auto now = steady::now();
+    if (now >= next_refresh) {
+      try {
+        refresh_keys();
+      } catch (const std::exception& e) {
+        report(std::string("key refresh failed (keeping the current keys): ") + e.what());
+      }
+      rates_.evict_stale();
+      quota_.evict_stale();
+      next_refresh = now + refresh_interval_;
+    }
+    if (now >= next_flush) {
+      try {
+        flush_usage();
+      } catch (const std::exception&) {
+        // reported once by flush_usage; retried next time
+      }
+      next_flush = now + flush_interval_;
+    }
+    lock.lock();
+  }
+}
+
+void Accounts::refresh_keys(bool force) {
+  std::lock_guard lock(refresh_mu_);
+  const auto current = keys_.current();
+  if (!force && store_->key_generation() == current->generation()) return;
+  std::vector<std::string> skipped;
+  auto next = KeySnapshot::build(store_->load_keys(), plans_, &skipped);
+  for (const auto& s : skipped) report("key " + s + " is refused: its plan is not configured");
+  keys_.replace(std::move(next));
+}
+
+void Accounts::flush_usage() {
+  std::lock_guard lock(flush_mu_);
+  auto pending = quota_.take_pending();
+  if (pending.empty()) return;
+  try {
+    store_->add_usage(pending);
+  } catch (const std::exception& e) {
+    quota_.restore_pending(pending);
+    if (!flush_failing_) report(std::string("usage flush failed (will retry): ") + e.what());
+    flush_failing_ = true;
+    throw;
+  }
+  if (flush_failing_) report("usage flush succeeded again");
+  flush_failing_ = false;
+}
+
+std::string Accounts::create_dev_key(const std::string& plan) {
+  IssuedKey issued = issue_key(*store_, plans_, plan, "dev", KeyKind::Test, clock_.now_s());
+  for (const auto& k : store_->load_keys().keys)
+    if (k.id != issued.id && !k.revoked_epoch_s && k.label == "dev" &&
+        std::string_view(k.prefix).starts_with(kTestKeyPrefix))
+      store_->revoke_key(k.prefix, clock_.now_s());
+  refresh_keys(true);
+  return std::move(issued.key);
+}
+
+Caller Accounts::anonymous_caller(std::string_view peer_ip) const {
+  Caller c;
+  c.anonymous = true;
+  c.subject = "ip:" + std::string(peer_ip);
+  c.plan = anonymous_plan_;
+  return c;
+}
+
+AuthResult Accounts::authenticate(std::optional<std::string_view> authorization,
+                                  std::string_view peer_ip) const {
+  AuthResult r;
+  if (!authorization) {
+    r.status = AuthStatus::Missing;
+    r.caller = anonymous_caller(peer_ip);
+    return r;
+  }
+  const auto token = bearer_token(*authorization);
+  if (token && is_well_formed_key(*token)) {
+    const auto snapshot = keys_.current();
+    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key(*token))) {
+      r.status = AuthStatus::Ok;
+      r.caller.anonymous = false;
+      r.caller.subject = key->subject;
+      r.caller.key_prefix = key->prefix;
+      r.caller.label = key->label;
+      r.caller.plan = key->plan;
+      r.caller.key_id = key->id;
+      return r;
+    }
+  }
+  r.status = AuthStatus::Invalid;
+  r.caller = anonymous_caller(peer_ip);
+  return r;
+}
+
+RateDecision Accounts::take_rate_unit(const Caller& caller) {
+  return rates_.take(caller.subject, caller.plan.rate_per_minute);
+}
+
+RateDecision Accounts::peek_rate(const Caller& caller) const {
+  return rates_.peek(caller.subject, caller.plan.rate_per_minute);
+}
+
+QuotaReservation Accounts::reserve_quota(const Caller& caller) {
+  if (caller.anonymous || !caller.plan.monthly_quota) {
+    const int64_t now_s = clock_.now_s();
+    const UtcMonthText& month = utc_month_text(now_s);
+    QuotaReservation r;
+    r.allowed = true;
+    r.unlimited = true;
+    r.period = month.period;
+    r.resets_at = month.resets_at;
+    r.retry_after_s = month.month.end_s - now_s;
+    return r;
+  }
+  return quota_.reserve(caller.key_id, *caller.plan.monthly_quota);
+}
+
+void Accounts::release_quota(const Caller& caller, const QuotaReservation& reservation) {
+  if (caller.anonymous || reservation.unlimited) return;
+  quota_.release(caller.key_id, reservation);
+}
+
+QuotaStatus Accounts::quota_status(const Caller& caller) const {
+  if (caller.anonymous || !caller.plan.monthly_quota) {
+    const UtcMonthText& month = utc_month_text(clock_.now_s());
+    QuotaStatus s;
+    s.unlimited = true;
+    s.period = month.period;
+    s.resets_at = month.resets_at;
+    return s;
+  }
+  return quota_.status(caller.key_id, *caller.plan.monthly_quota);
+}
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,95 @@
+#pragma once
+// AccessControl over a store (issue 4): keys from an in-memory snapshot refreshed in the
+// background, per-minute rate windows, and monthly quota counters flushed to the store.
+//
+//   auto acc = std::make_unique<accounts::Accounts>(
+//       store::open_sqlite_store(config.data_dir), config.plans, clock,
+//       std::chrono::milliseconds(config.usage_flush_interval_ms),
+//       std::chrono::milliseconds(config.key_refresh_interval_ms));
+//   acc->start();   // background refresh + flush
+//   …
+//   acc->stop();    // joins the thread and writes every unflushed count (also in ~Accounts)
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "accounts/access_control.hpp"
+#include "accounts/key_table.hpp"
+#include "accounts/monthly_quota.hpp"
+#include "accounts/rate_window.hpp"
+#include "core/clock.hpp"
+#include "store/account_store.hpp"
+
+namespace toolcalc::accounts {
+
+class Accounts final : public AccessControl {
+ public:
+  // Loads the keys and this month's usage from `store` before returning (throws
+  // store::StoreError when it cannot). `clock` must outlive this object.
+  Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans, const Clock& clock,
+           std::chrono::milliseconds usage_flush_interval,
+           std::chrono::milliseconds key_refresh_interval);
+  ~Accounts() override;  // stop()
+  Accounts(const Accounts&) = delete;
+  Accounts& operator=(const Accounts&) = delete;
+
+  // Starts the background thread: every key_refresh_interval it reloads the keys if the
+  // store's key generation moved and forgets ended rate windows; every
+  // usage_flush_interval it writes the usage deltas. Calling it again does nothing.
+  void start();
+  // Stops the thread and flushes the remaining usage. Idempotent; never throws (a failed
+  // final flush is reported on stderr).
+  void stop();
+
+  // For `serve --dev`: issues a `tc_test_` key labelled "dev" on `plan`, revokes the older
+  // dev keys, makes the new key usable at once and returns it (print it once; it is not
+  // stored). Throws UnknownPlan, store::StoreError.
+  std::string create_dev_key(const std::string& plan);
+
+  // What the background thread does, callable directly (tests, create_dev_key).
+  // refresh_keys reloads when the generation moved (or always with force); flush_usage
+  // writes the pending usage in one transaction, throwing store::StoreError when it fails
+  // (the deltas are kept for the next attempt).
+  void refresh_keys(bool force = false);
+  void flush_usage();
+
+  const std::vector<Plan>& plans() const { return plans_; }
+
+  // AccessControl
+  AuthResult authenticate(std::optional<std::string_view> authorization,
+                          std::string_view peer_ip) const override;
+  RateDecision take_rate_unit(const Caller& caller) override;
+  RateDecision peek_rate(const Caller& caller) const override;
+  QuotaReservation reserve_quota(const Caller& caller) override;
+  void release_quota(const Caller& caller, const QuotaReservation& reservation) override;
+  QuotaStatus quota_status(const Caller& caller) const override;
+
+ private:
+  Caller anonymous_caller(std::string_view peer_ip) const;
+  void run();
+
+  std::unique_ptr<store::AccountStore> store_;
+  std::vector<Plan> plans_;
+  Plan anonymous_plan_;
+  const Clock& clock_;
+  std::chrono::milliseconds flush_interval_, refresh_interval_;
+
+  KeyTable keys_;
+  RateWindows rates_;
+  MonthlyQuota quota_;
+
+  std::mutex refresh_mu_;  // one reload at a time
+  std::mutex flush_mu_;    // one flush at a time (take → write → restore on failure)
+  bool flush_failing_ = false;
+
+  std::mutex thread_mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // set once by stop(); start() after stop() does nothing
+  std::thread thread_;
+};
+
+}  // namespace toolcalc::accounts

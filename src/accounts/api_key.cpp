@@ -1,0 +1,115 @@
+#include "accounts/api_key.hpp"
+
+#include <openssl/evp.h>
+#include <sys/random.h>
+
+#include <array>
+#include <cerrno>
+#include <memory>
+#include <stdexcept>
+#include <system_error>
+
+namespace toolcalc::accounts {
+namespace {
+
+constexpr std::string_view kBase62 =
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+// Bytes at or above 248 (= 4 × 62) are rejected, so `byte % 62` is uniform.
+constexpr unsigned kAcceptBelow = 256 - 256 % 62;
+
+bool is_base62(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
+
+const EVP_MD* sha256() {
+  // Fetched once: an implicit fetch on every EVP_Digest call costs a provider lookup.
+  static const EVP_MD* md = [] {
+    EVP_MD* m = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    if (!m) throw std::runtime_error("OpenSSL: SHA256 is not available");
+    return m;
+  }();
+  return md;
+}
+
+}  // namespace
+
+void fill_random(unsigned char* out, size_t n) {
+  while (n > 0) {
+    const ssize_t got = getrandom(out, n, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    out += got;
+    n -= static_cast<size_t>(got);
+  }
+}
+
+std::string generate_api_key(KeyKind kind) {
+  std::string key(kind == KeyKind::Live ? kLiveKeyPrefix : kTestKeyPrefix);
+  std::array<unsigned char, 64> buf{};
+  while (key.size() < kKeyLength) {
+    fill_random(buf.data(), buf.size());
+    for (unsigned char b : buf) {
+      if (b >= kAcceptBelow) continue;
+      key.push_back(kBase62[b % 62]);
+      if (key.size() == kKeyLength) break;
+    }
+  }
+  return key;
+}
+
+std::string_view key_prefix(std::string_view key) {
+  return key.substr(0, kKeyPrefixLength);
+}
+
+bool is_well_formed_key(std::string_view key) {
+  if (key.size() != kKeyLength) return false;
+  if (!key.starts_with(kLiveKeyPrefix) && !key.starts_with(kTestKeyPrefix)) return false;
+  for (char c : key.substr(8))
+    if (!is_base62(c)) return false;
+  return true;
+}
+
+std::string hash_api_key(std::string_view key) {
+  // One digest context per thread, reused: EVP_Digest would allocate one per call.
+  struct CtxDeleter {
+    void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+  };
+  thread_local std::unique_ptr<EVP_MD_CTX, CtxDeleter> ctx(EVP_MD_CTX_new());
+  std::string out(32, '\0');
+  unsigned int len = 0;
+  if (!ctx || EVP_DigestInit_ex2(ctx.get(), sha256(), nullptr) != 1 ||
+      EVP_DigestUpdate(ctx.get(), key.data(), key.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &len) != 1 ||
+      len != 32)
+    throw std::runtime_error("OpenSSL: SHA-256 failed");
+  return out;
+}
+
+std::optional<std::string_view> bearer_token(std::string_view authorization) {
+  size_t i = 0;
+  while (i < authorization.size() && is_space(authorization[i])) ++i;
+  authorization.remove_prefix(i);
+  while (!authorization.empty() && is_space(authorization.back())) authorization.remove_suffix(1);
+  constexpr std::string_view scheme = "bearer";
+  if (authorization.size() <= scheme.size()) return std::nullopt;
+  for (size_t j = 0; j < scheme.size(); ++j) {
+    char c = authorization[j];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != scheme[j]) return std::nullopt;
+  }
+  std::string_view rest = authorization.substr(scheme.size());
+  if (!is_space(rest.front())) return std::nullopt;
+  while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+  if (rest.empty()) return std::nullopt;
+  for (char c : rest)
+    if (is_space(c)) return std::nullopt;  // token68 has no spaces
+  return rest;
+}
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,38 @@
+#pragma once
+// The API key format (issue 4 point 1): `tc_live_` (or `tc_test_` for dev keys) followed
+// by 32 base62 characters from the OS CSPRNG — about 190 bits, so an unsalted SHA-256 is
+// enough to make the stored hash useless to whoever reads the database.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toolcalc::accounts {
+
+enum class KeyKind { Live, Test };
+
+inline constexpr std::string_view kLiveKeyPrefix = "tc_live_";
+inline constexpr std::string_view kTestKeyPrefix = "tc_test_";
+inline constexpr size_t kKeyRandomChars = 32;
+inline constexpr size_t kKeyLength = 8 + kKeyRandomChars;
+inline constexpr size_t kKeyPrefixLength = 12;
+
+// A new key. Throws std::system_error if the OS random source fails.
+std::string generate_api_key(KeyKind kind);
+
+// The first 12 characters: what `keys list` shows and `keys revoke` takes.
+std::string_view key_prefix(std::string_view key);
+
+// True when `key` has the shape of a key of either kind (not whether it exists).
+bool is_well_formed_key(std::string_view key);
+
+// SHA-256 of the key, 32 raw bytes.
+std::string hash_api_key(std::string_view key);
+
+// The credentials of an `Authorization` header value of the form `Bearer <token>` (scheme
+// case-insensitive, one or more spaces, surrounding whitespace ignored); nullopt otherwise.
+std::optional<std::string_view> bearer_token(std::string_view authorization);
+
+// `n` bytes from getrandom(2). Throws std::system_error.
+void fill_random(unsigned char* out, size_t n);
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,74 @@
+#pragma once
+// Monthly quota (issue 4 point 5): one counter per key per calendar month (UTC), held in
+// memory (sharded, mutex-guarded, so reservations are exact under concurrency) and
+// persisted as deltas: every change is also added to the entry's `pending` count, which
+// the flusher takes and writes to the store.
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "accounts/access_control.hpp"
+#include "accounts/utc_month.hpp"
+#include "core/clock.hpp"
+#include "store/account_store.hpp"
+
+namespace toolcalc::accounts {
+
+class MonthlyQuota {
+ public:
+  explicit MonthlyQuota(const Clock& clock) : clock_(clock) {}
+
+  // Sets the counts of `month` to what the store recorded (at start-up), nothing pending.
+  void seed(const UtcMonth& month, const std::unordered_map<int64_t, int64_t>& used);
+
+  // Takes one unit of this month's quota of `key_id` when `limit` allows it.
+  QuotaReservation reserve(int64_t key_id, int64_t limit);
+  // Returns the unit of an allowed reservation (to the month it was counted in).
+  void release(int64_t key_id, const QuotaReservation& reservation);
+  QuotaStatus status(int64_t key_id, int64_t limit) const;
+
+  // Every non-zero pending delta, zeroing it; the caller writes them to the store and,
+  // when that fails, hands them back with restore_pending so the next flush retries.
+  std::vector<store::UsageDelta> take_pending();
+  void restore_pending(const std::vector<store::UsageDelta>& deltas);
+
+  // Forgets entries of past months that have nothing pending.
+  void evict_stale();
+
+ private:
+  struct Slot {
+    int64_t key_id;
+    int64_t month;  // UtcMonth::index()
+    bool operator==(const Slot&) const = default;
+  };
+  struct SlotHash {
+    size_t operator()(const Slot& s) const {
+      return std::hash<int64_t>{}(s.key_id * 1'000'003 + s.month);
+    }
+  };
+  struct Count {
+    int64_t used = 0;     // this month so far, flushed or not
+    int64_t pending = 0;  // not yet written to the store
+  };
+  struct alignas(64) Shard {
+    mutable std::mutex mu;
+    std::unordered_map<Slot, Count, SlotHash> counts;
+  };
+  static constexpr size_t kShards = 16;
+
+  Shard& shard_for(int64_t key_id) const {
+    return shards_[static_cast<uint64_t>(key_id) % kShards];
+  }
+
+  const Clock& clock_;
+  mutable std::array<Shard, kShards> shards_;
+};
+
+// "YYYY-MM" ↔ UtcMonth::index(); parse returns -1 on a malformed period.
+std::string period_of_index(int64_t month_index);
+int64_t month_index_of_period(std::string_view period);
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,34 @@
+#include "api/access_log.hpp"
+
+#include <ctime>
+#include <string>
+
+#include "core/json_writer.hpp"
+
+namespace toolcalc::api {
+
+void AccessLog::write(const AccessLogEntry& e) const {
+  if (!sink_) return;
+  const std::time_t seconds = static_cast<std::time_t>(e.time_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char time_text[64];
+  std::snprintf(time_text, sizeof time_text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(e.time_ms % 1000));
+  // The path only: a query string could carry anything a client typed.
+  std::string_view path = e.target.substr(0, e.target.find('?'));
+  if (path.size() > 256) path = path.substr(0, 256);
+
+  std::string line;
+  line.reserve(256);
+  JsonWriter w(line);
+  w.begin_object().field("time", std::string_view(time_text)).field("request_id", e.request_id);
+  w.field("key_prefix", e.key_prefix).field("method", e.method.substr(0, 16));
+  w.field("path", path).field("status", e.status).field("latency_us", e.latency_us);
+  w.end_object();
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), sink_);  // one call: lines never interleave
+}
+
+}  // namespace toolcalc::api

@@ -1,0 +1,30 @@
+#pragma once
+// One JSON line per response: time, request id, key prefix, method, path, status,
+// latency. Never a key, a hash, a query string or a body (issue 5 point 6).
+#include <cstdint>
+#include <cstdio>
+#include <string_view>
+
+namespace toolcalc::api {
+
+struct AccessLogEntry {
+  int64_t time_ms = 0;  // Unix epoch ms, UTC
+  std::string_view request_id;
+  std::string_view key_prefix;  // "" when anonymous
+  std::string_view method;
+  std::string_view target;  // the query string is dropped before writing
+  int status = 0;
+  int64_t latency_us = 0;
+};
+
+class AccessLog {
+ public:
+  explicit AccessLog(std::FILE* sink) : sink_(sink) {}  // nullptr: disabled
+  void write(const AccessLogEntry& entry) const;
+  bool enabled() const { return sink_ != nullptr; }
+
+ private:
+  std::FILE* sink_;
+};
+
+}  // namespace toolcalc::api

@@ -1,0 +1,362 @@
+// The embedded AccountStore: one SQLite database in WAL mode under the data directory.
+// One connection per process, serialised by a mutex (the server touches it only from its
+// background thread and at start-up, so the mutex is never on the request path).
+#include <sqlite3.h>
+
+#include <mutex>
+#include <system_error>
+#include <utility>
+
+#include "store/account_store.hpp"
+
+namespace toolcalc::store {
+namespace {
+
+// Bump when the schema changes, and add the migration from the previous version in
+// `migrate` below.
+constexpr int kSchemaVersion = 1;
+// How long a writer waits for another process's write transaction (a `toolcalc keys`
+// command against a running server, or the reverse) before failing with "database is locked".
+constexpr int kBusyTimeoutMs = 5000;
+
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE meta (
+  name  TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+INSERT INTO meta(name, value) VALUES ('key_generation', 0);
+CREATE TABLE api_keys (
+  id         INTEGER PRIMARY KEY,
+  prefix     TEXT    NOT NULL UNIQUE,
+  key_hash   BLOB    NOT NULL UNIQUE CHECK (length(key_hash) = 32),
+  label      TEXT    NOT NULL DEFAULT '',
+  plan       TEXT    NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE TABLE monthly_usage (
+  key_id INTEGER NOT NULL REFERENCES api_keys(id),
+  period TEXT    NOT NULL,
+  used   INTEGER NOT NULL CHECK (used >= 0),
+  PRIMARY KEY (key_id, period)
+) WITHOUT ROWID;
+)sql";
+
+class Database;
+
+// A prepared statement, prepared once and reused. Every use goes through a Use guard,
+// which resets the statement (releasing its read snapshot) even when a step throws.
+class Statement {
+ public:
+  Statement(Database& db, const char* sql);
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  class Use {
+   public:
+    explicit Use(Statement& s) : s_(s) {
+      sqlite3_reset(s_.stmt_);
+      sqlite3_clear_bindings(s_.stmt_);
+    }
+    ~Use() { sqlite3_reset(s_.stmt_); }
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+    Use& bind(int i, int64_t v) {
+      check(sqlite3_bind_int64(s_.stmt_, i, v));
+      return *this;
+    }
+    Use& bind_text(int i, std::string_view v) {
+      check(sqlite3_bind_text(s_.stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+      return *this;
+    }
+    Use& bind_blob(int i, std::string_view v) {
+      check(sqlite3_bind_blob(s_.stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+      return *this;
+    }
+    // true: a row is available; false: done.
+    bool step();
+    int64_t integer(int col) const { return sqlite3_column_int64(s_.stmt_, col); }
+    bool is_null(int col) const { return sqlite3_column_type(s_.stmt_, col) == SQLITE_NULL; }
+    std::string text(int col) const {
+      const auto* p = sqlite3_column_text(s_.stmt_, col);
+      const int n = sqlite3_column_bytes(s_.stmt_, col);
+      return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n))
+               : std::string();
+    }
+    std::string blob(int col) const {
+      const void* p = sqlite3_column_blob(s_.stmt_, col);
+      const int n = sqlite3_column_bytes(s_.stmt_, col);
+      return p ? std::string(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+    }
+
+   private:
+    void check(int rc);
+    Statement& s_;
+  };
+
+ private:
+  friend class Use;
+  Database& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class Database {
+ public:
+  explicit Database(std::filesystem::path file) : file_(std::move(file)) {
+    const int rc =
+        sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw StoreError(file_.string() + ": cannot open: " + msg);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+  }
+  ~Database() { sqlite3_close(db_); }  // statements are finalised first (declared later)
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  sqlite3* handle() const { return db_; }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw StoreError(file_.string() + ": " + what + ": " + sqlite3_errmsg(db_));
+  }
+  void exec(const char* sql) {
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(sql);
+  }
+  // Runs a one-row, one-column query (PRAGMAs) and returns the value as text.
+  std::string query_text(const char* sql) {
+    Statement st(*this, sql);
+    Statement::Use use(st);
+    if (!use.step()) return {};
+    return use.text(0);
+  }
+
+ private:
+  std::filesystem::path file_;
+  sqlite3* db_ = nullptr;
+};
+
+Statement::Statement(Database& db, const char* sql) : db_(db) {
+  if (sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) !=
+      SQLITE_OK)
+    db.fail(std::string("prepare ") + sql);
+}
+
+bool Statement::Use::step() {
+  const int rc = sqlite3_step(s_.stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  s_.db_.fail(sqlite3_sql(s_.stmt_));
+}
+
+void Statement::Use::check(int rc) {
+  if (rc != SQLITE_OK) s_.db_.fail("bind");
+}
+
+// BEGIN … COMMIT, rolled back when left without commit() (an exception).
+class Transaction {
+ public:
+  enum Kind { Read, Write };
+  Transaction(Database& db, Kind kind) : db_(db) {
+    // IMMEDIATE takes the write lock up front, so a writer waits (busy_timeout) at BEGIN
+    // instead of failing when it upgrades a read transaction another writer overtook.
+    db_.exec(kind == Write ? "BEGIN IMMEDIATE" : "BEGIN");
+  }
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    db_.exec("COMMIT");
+    done_ = true;
+  }
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+Database& configure(Database& db) {
+  if (sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs) != SQLITE_OK) db.fail("busy_timeout");
+  // WAL: readers (a `keys list`, the key poll) never block the writer and the reverse.
+  // The setting is stored in the file, so every later connection uses it too.
+  if (db.query_text("PRAGMA journal_mode = WAL") != "wal")
+    db.fail("cannot switch the database to WAL mode");
+  // FULL: a commit is on disk when it returns, so a usage flush survives a power loss too;
+  // it costs one fsync per flush (by default once a second).
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA foreign_keys = ON");
+
+  Transaction tx(db, Transaction::Write);
+  const int version = std::stoi(db.query_text("PRAGMA user_version"));
+  if (version > kSchemaVersion)
+    throw StoreError("database schema version " + std::to_string(version) +
+                     " is newer than this toolcalc supports (" + std::to_string(kSchemaVersion) +
+                     "); use a newer toolcalc");
+  if (version == 0) {
+    db.exec(kSchemaV1);
+    db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+  }
+  tx.commit();
+  return db;
+}
+
+KeyRecord read_key(const Statement::Use& row) {
+  KeyRecord k;
+  k.id = row.integer(0);
+  k.prefix = row.text(1);
+  k.key_hash = row.blob(2);
+  k.label = row.text(3);
+  k.plan = row.text(4);
+  k.created_epoch_s = row.integer(5);
+  if (!row.is_null(6)) k.revoked_epoch_s = row.integer(6);
+  return k;
+}
+
+#define KEY_COLUMNS "k.id, k.prefix, k.key_hash, k.label, k.plan, k.created_at, k.revoked_at"
+
+class SqliteAccountStore final : public AccountStore {
+ public:
+  explicit SqliteAccountStore(const std::filesystem::path& file)
+      : db_(file),
+        insert_key_(configure(db_),
+                    "INSERT INTO api_keys(prefix, key_hash, label, plan, created_at) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(prefix) DO NOTHING RETURNING id"),
+        bump_generation_(db_, "UPDATE meta SET value = value + 1 WHERE name = 'key_generation'"),
+        generation_(db_, "SELECT value FROM meta WHERE name = 'key_generation'"),
+        find_prefix_(db_, "SELECT id, revoked_at FROM api_keys WHERE prefix = ?1"),
+        revoke_(db_, "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1"),
+        all_keys_(db_, "SELECT " KEY_COLUMNS " FROM api_keys k ORDER BY k.id"),
+        list_keys_(db_, "SELECT " KEY_COLUMNS
+                        ", COALESCE(u.used, 0) FROM api_keys k LEFT JOIN monthly_usage u "
+                        "ON u.key_id = k.id AND u.period = ?1 ORDER BY k.id"),
+        usage_(db_, "SELECT key_id, used FROM monthly_usage WHERE period = ?1"),
+        add_usage_(db_,
+                   "INSERT INTO monthly_usage(key_id, period, used) VALUES (?1, ?2, MAX(?3, 0)) "
+                   "ON CONFLICT(key_id, period) DO UPDATE SET used = MAX(used + ?3, 0)") {}
+
+  std::optional<int64_t> create_key(const NewKey& key) override {
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Write);
+    std::optional<int64_t> id;
+    {
+      Statement::Use use(insert_key_);
+      use.bind_text(1, key.prefix)
+          .bind_blob(2, key.key_hash)
+          .bind_text(3, key.label)
+          .bind_text(4, key.plan)
+          .bind(5, key.created_epoch_s);
+      if (use.step()) id = use.integer(0);
+      while (use.step()) {
+      }
+    }
+    if (!id) return std::nullopt;  // prefix taken; the transaction rolls back (nothing written)
+    bump_generation();
+    tx.commit();
+    return id;
+  }
+
+  RevokeOutcome revoke_key(std::string_view prefix, int64_t now_epoch_s) override {
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Write);
+    int64_t id = 0;
+    {
+      Statement::Use use(find_prefix_);
+      use.bind_text(1, prefix);
+      if (!use.step()) return RevokeOutcome::NotFound;
+      if (!use.is_null(1)) return RevokeOutcome::AlreadyRevoked;
+      id = use.integer(0);
+    }
+    {
+      Statement::Use use(revoke_);
+      use.bind(1, id).bind(2, now_epoch_s);
+      use.step();
+    }
+    bump_generation();
+    tx.commit();
+    return RevokeOutcome::Revoked;
+  }
+
+  int64_t key_generation() override {
+    std::lock_guard lock(mu_);
+    return read_generation();
+  }
+
+  KeySet load_keys() override {
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Read);  // generation and keys from one snapshot
+    KeySet set;
+    set.generation = read_generation();
+    Statement::Use use(all_keys_);
+    while (use.step()) set.keys.push_back(read_key(use));
+    return set;
+  }
+
+  std::vector<KeyWithUsage> list_keys(std::string_view period) override {
+    std::lock_guard lock(mu_);
+    std::vector<KeyWithUsage> out;
+    Statement::Use use(list_keys_);
+    use.bind_text(1, period);
+    while (use.step()) out.push_back({read_key(use), use.integer(7)});
+    return out;
+  }
+
+  std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) override {
+    std::lock_guard lock(mu_);
+    std::unordered_map<int64_t, int64_t> out;
+    Statement::Use use(usage_);
+    use.bind_text(1, period);
+    while (use.step()) out[use.integer(0)] = use.integer(1);
+    return out;
+  }
+
+  void add_usage(const std::vector<UsageDelta>& deltas) override {
+    if (deltas.empty()) return;
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Write);
+    for (const auto& d : deltas) {
+      if (d.delta == 0) continue;
+      Statement::Use use(add_usage_);
+      use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
+      use.step();
+    }
+    tx.commit();
+  }
+
+ private:
+  int64_t read_generation() {
+    Statement::Use use(generation_);
+    if (!use.step()) db_.fail("meta.key_generation is missing");
+    return use.integer(0);
+  }
+  void bump_generation() {
+    Statement::Use use(bump_generation_);
+    use.step();
+  }
+
+  std::mutex mu_;
+  Database db_;  // declared before the statements: they are finalised before it closes
+  Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
+      list_keys_, usage_, add_usage_;
+};
+
+}  // namespace
+
+std::filesystem::path sqlite_store_file(const std::filesystem::path& data_dir) {
+  return data_dir / "toolcalc.db";
+}
+
+std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(data_dir, ec);
+  if (ec)
+    throw StoreError("cannot create the data directory " + data_dir.string() + ": " + ec.message());
+  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+}
+
+}  // namespace toolcalc::store

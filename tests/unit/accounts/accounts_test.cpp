@@ -1,0 +1,351 @@
+#include "accounts/accounts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "accounts/key_issuer.hpp"
+#include "accounts/plans.hpp"
+#include "test_support.hpp"
+
+using namespace toolcalc;
+using namespace toolcalc::accounts;
+using accounts::testing::TempDir;
+using accounts::testing::utc_ms;
+using std::chrono::milliseconds;
+
+namespace {
+
+const int64_t kNow = utc_ms(2026, 11, 30, 23, 58, 30);
+
+std::vector<Plan> test_plans() {
+  auto plans = builtin_plans();
+  plans.push_back({"tiny", 3, 2});
+  plans.push_back({"wide", 100'000'000, 5'000});
+  return plans;
+}
+
+std::unique_ptr<Accounts> open_accounts(const std::filesystem::path& dir, const Clock& clock,
+                                        std::vector<Plan> plans = test_plans(),
+                                        milliseconds flush = milliseconds(50),
+                                        milliseconds refresh = milliseconds(50)) {
+  return std::make_unique<Accounts>(store::open_sqlite_store(dir), std::move(plans), clock, flush,
+                                    refresh);
+}
+
+// What `toolcalc keys create` does: its own connection to the same database.
+std::string cli_create(const std::filesystem::path& dir, const std::string& plan,
+                       const std::string& label = "") {
+  auto s = store::open_sqlite_store(dir);
+  return issue_key(*s, test_plans(), plan, label, KeyKind::Live, 1'800'000'000).key;
+}
+
+std::string bearer(const std::string& key) {
+  return "Bearer " + key;
+}
+
+template <typename Pred>
+bool eventually(Pred pred, milliseconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return pred();
+}
+
+int64_t stored_usage(const std::filesystem::path& dir, const std::string& period) {
+  int64_t total = 0;
+  for (const auto& [id, n] : store::open_sqlite_store(dir)->load_usage(period)) total += n;
+  return total;
+}
+
+}  // namespace
+
+TEST(Accounts, MissingHeaderIsAnonymousPerIp) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  auto acc = open_accounts(tmp.path(), clock);
+  const AuthResult r = acc->authenticate(std::nullopt, "192.0.2.7");
+  EXPECT_EQ(r.status, AuthStatus::Missing);
+  EXPECT_TRUE(r.caller.anonymous);
+  EXPECT_EQ(r.caller.subject, "ip:192.0.2.7");
+  EXPECT_EQ(r.caller.plan.name, "anonymous");
+  EXPECT_EQ(r.caller.key_prefix, "");
+  const QuotaReservation q = acc->reserve_quota(r.caller);
+  EXPECT_TRUE(q.allowed);
+  EXPECT_TRUE(q.unlimited);
+  EXPECT_TRUE(acc->quota_status(r.caller).unlimited);
+}
+
+TEST(Accounts, ValidKeyAuthenticatesWithItsPlan) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "pro", "ci runner");
+  auto acc = open_accounts(tmp.path(), clock);
+  for (const std::string& header :
+       std::vector<std::string>{"Bearer " + key, "bearer " + key, "BEARER  " + key}) {
+    const AuthResult r = acc->authenticate(header, "192.0.2.7");
+    ASSERT_EQ(r.status, AuthStatus::Ok) << header;
+    EXPECT_FALSE(r.caller.anonymous);
+    EXPECT_EQ(r.caller.key_prefix, key.substr(0, 12));
+    EXPECT_EQ(r.caller.label, "ci runner");
+    EXPECT_EQ(r.caller.plan.name, "pro");
+    EXPECT_EQ(r.caller.plan.rate_per_minute, 600);
+    EXPECT_EQ(r.caller.plan.monthly_quota, 100'000);
+    EXPECT_GT(r.caller.key_id, 0);
+    EXPECT_EQ(r.caller.subject, "key:" + std::to_string(r.caller.key_id));
+  }
+}
+
+TEST(Accounts, MalformedOrUnknownKeysAreInvalid) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc = open_accounts(tmp.path(), clock);
+  std::string other = key;
+  other.back() = other.back() == 'a' ? 'b' : 'a';
+  for (const std::string& header :
+       std::vector<std::string>{"", "Basic " + key, key, "Bearer", "Bearer " + other,
+                                "Bearer tc_live_short", "Bearer " + key + " extra"}) {
+    const AuthResult r = acc->authenticate(header, "198.51.100.1");
+    EXPECT_EQ(r.status, AuthStatus::Invalid) << header;
+    EXPECT_TRUE(r.caller.anonymous);
+    EXPECT_EQ(r.caller.subject, "ip:198.51.100.1");
+  }
+}
+
+TEST(Accounts, KeyCreatedElsewhereIsAcceptedWithinTheRefreshInterval) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  auto acc = open_accounts(tmp.path(), clock, test_plans(), milliseconds(1000), milliseconds(200));
+  acc->start();
+  const auto created = std::chrono::steady_clock::now();
+  const std::string key = cli_create(tmp.path(), "free");
+  EXPECT_TRUE(
+      eventually([&] { return acc->authenticate(bearer(key), "x").status == AuthStatus::Ok; },
+                 milliseconds(2000)));
+  EXPECT_LT(std::chrono::steady_clock::now() - created, milliseconds(2000));
+}
+
+TEST(Accounts, RevokeTakesEffectWithinTheRefreshInterval) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc = open_accounts(tmp.path(), clock, test_plans(), milliseconds(1000), milliseconds(200));
+  acc->start();
+  ASSERT_EQ(acc->authenticate(bearer(key), "x").status, AuthStatus::Ok);
+  ASSERT_EQ(store::open_sqlite_store(tmp.path())->revoke_key(key.substr(0, 12), 1),
+            store::RevokeOutcome::Revoked);
+  EXPECT_TRUE(
+      eventually([&] { return acc->authenticate(bearer(key), "x").status == AuthStatus::Invalid; },
+                 milliseconds(2000)));
+}
+
+TEST(Accounts, RefreshReloadsOnlyWhenTheGenerationMoved) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  auto acc = open_accounts(tmp.path(), clock);
+  const std::string key = cli_create(tmp.path(), "free");
+  EXPECT_EQ(acc->authenticate(bearer(key), "x").status, AuthStatus::Invalid);  // not started
+  acc->refresh_keys();
+  EXPECT_EQ(acc->authenticate(bearer(key), "x").status, AuthStatus::Ok);
+}
+
+TEST(Accounts, KeyOnAPlanNoLongerConfiguredIsInvalid) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "tiny");
+  auto acc = open_accounts(tmp.path(), clock, builtin_plans());  // no "tiny" any more
+  EXPECT_EQ(acc->authenticate(bearer(key), "x").status, AuthStatus::Invalid);
+}
+
+TEST(Accounts, RateLimitPerKeyWithWindowRollover) {
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 5, 4, 10, 7, 15));
+  const std::string key = cli_create(tmp.path(), "tiny");  // 3 per minute
+  auto acc = open_accounts(tmp.path(), clock);
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  for (int i = 2; i >= 0; --i) {
+    const RateDecision d = acc->take_rate_unit(caller);
+    EXPECT_TRUE(d.allowed);
+    EXPECT_EQ(d.limit, 3);
+    EXPECT_EQ(d.remaining, i);
+    EXPECT_EQ(d.reset_epoch_s * 1000, utc_ms(2026, 5, 4, 10, 8));
+  }
+  const RateDecision over = acc->take_rate_unit(caller);
+  EXPECT_FALSE(over.allowed);
+  EXPECT_EQ(over.remaining, 0);
+  EXPECT_EQ(over.retry_after_s, 45);
+  EXPECT_EQ(acc->peek_rate(caller).remaining, 0);
+  // Anonymous callers from another IP are not affected.
+  EXPECT_TRUE(acc->take_rate_unit(acc->authenticate(std::nullopt, "192.0.2.1").caller).allowed);
+
+  clock.set_ms(utc_ms(2026, 5, 4, 10, 8));
+  EXPECT_EQ(acc->peek_rate(caller).remaining, 3);
+  EXPECT_TRUE(acc->take_rate_unit(caller).allowed);
+}
+
+TEST(Accounts, QuotaWithMonthRollover) {
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 11, 30, 23, 59, 0));
+  const std::string key = cli_create(tmp.path(), "tiny");  // 2 per month
+  auto acc = open_accounts(tmp.path(), clock);
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  EXPECT_EQ(acc->reserve_quota(caller).remaining, 1);
+  EXPECT_EQ(acc->reserve_quota(caller).remaining, 0);
+  const QuotaReservation refused = acc->reserve_quota(caller);
+  EXPECT_FALSE(refused.allowed);
+  EXPECT_EQ(refused.retry_after_s, 60);
+  EXPECT_EQ(refused.resets_at, "2026-12-01T00:00:00Z");
+  const QuotaStatus s = acc->quota_status(caller);
+  EXPECT_EQ(s.limit, 2);
+  EXPECT_EQ(s.used, 2);
+  EXPECT_EQ(s.remaining, 0);
+  EXPECT_EQ(s.period, "2026-11");
+
+  clock.set_ms(utc_ms(2026, 12, 1, 0, 0, 0));
+  const QuotaReservation december = acc->reserve_quota(caller);
+  EXPECT_TRUE(december.allowed);
+  EXPECT_EQ(december.remaining, 1);
+  EXPECT_EQ(december.period, "2026-12");
+  acc->stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 2);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-12"), 1);
+}
+
+TEST(Accounts, ReleaseReturnsTheUnit) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "tiny");
+  auto acc = open_accounts(tmp.path(), clock);
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  const QuotaReservation a = acc->reserve_quota(caller);
+  const QuotaReservation b = acc->reserve_quota(caller);
+  ASSERT_TRUE(a.allowed && b.allowed);
+  acc->flush_usage();  // the release then reaches the store as a negative delta
+  acc->release_quota(caller, b);
+  EXPECT_EQ(acc->quota_status(caller).used, 1);
+  EXPECT_TRUE(acc->reserve_quota(caller).allowed);
+  EXPECT_FALSE(acc->reserve_quota(caller).allowed);
+  acc->release_quota(caller, a);
+  acc->stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
+}
+
+TEST(Accounts, BothLimitsAreExactUnderConcurrency) {
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 3, 3, 3, 3, 3));
+  auto plans = test_plans();
+  plans.push_back({"race", 7'777, 5'555});
+  auto s = store::open_sqlite_store(tmp.path());
+  const std::string key = issue_key(*s, plans, "race", "", KeyKind::Live, 0).key;
+  s.reset();
+  auto acc = open_accounts(tmp.path(), clock, plans, milliseconds(5), milliseconds(5));
+  acc->start();  // flushes run concurrently with the reservations
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  constexpr int kThreads = 8, kCallsEach = 2'000;
+  std::atomic<int64_t> rate_allowed{0}, quota_allowed{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      while (!go) std::this_thread::yield();
+      for (int i = 0; i < kCallsEach; ++i) {
+        if (acc->take_rate_unit(caller).allowed) ++rate_allowed;
+        if (acc->reserve_quota(caller).allowed) ++quota_allowed;
+      }
+    });
+  go = true;
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(rate_allowed.load(), 7'777);
+  EXPECT_EQ(quota_allowed.load(), 5'555);
+  acc->stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-03"), 5'555);
+}
+
+TEST(Accounts, RestartContinuesTheMonthsCount) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  {
+    auto acc = open_accounts(tmp.path(), clock);
+    const Caller caller = acc->authenticate(bearer(key), "x").caller;
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(acc->reserve_quota(caller).allowed);
+  }  // destructor: stop → final flush
+  auto acc = open_accounts(tmp.path(), clock);
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  EXPECT_EQ(acc->quota_status(caller).used, 10);
+  EXPECT_EQ(acc->reserve_quota(caller).remaining, 1'000 - 11);
+}
+
+TEST(Accounts, StopFlushesEverything) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  // Flush interval far beyond the test: only stop() can write the counts.
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  for (int i = 0; i < 7; ++i) acc->reserve_quota(caller);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);
+  acc->stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 7);
+  acc->stop();  // idempotent
+}
+
+TEST(Accounts, BackgroundFlushPersistsWithinTheFlushInterval) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc = open_accounts(tmp.path(), clock, test_plans(), milliseconds(100), milliseconds(1000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  for (int i = 0; i < 4; ++i) acc->reserve_quota(caller);
+  // What a kill -9 now would keep: the counts written by the background flush.
+  EXPECT_TRUE(
+      eventually([&] { return stored_usage(tmp.path(), "2026-11") == 4; }, milliseconds(1000)));
+}
+
+TEST(Accounts, CreateDevKeyRevokesOlderDevKeys) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string live = cli_create(tmp.path(), "free", "dev");  // a live key labelled dev
+  auto acc = open_accounts(tmp.path(), clock);
+  const std::string first = acc->create_dev_key("business");
+  EXPECT_TRUE(first.starts_with("tc_test_"));
+  const AuthResult r = acc->authenticate(bearer(first), "x");
+  ASSERT_EQ(r.status, AuthStatus::Ok);  // usable at once
+  EXPECT_EQ(r.caller.plan.name, "business");
+  EXPECT_EQ(r.caller.label, "dev");
+  const std::string second = acc->create_dev_key("business");
+  EXPECT_EQ(acc->authenticate(bearer(second), "x").status, AuthStatus::Ok);
+  EXPECT_EQ(acc->authenticate(bearer(first), "x").status, AuthStatus::Invalid);
+  EXPECT_EQ(acc->authenticate(bearer(live), "x").status, AuthStatus::Ok);
+  EXPECT_THROW(acc->create_dev_key("gold"), UnknownPlan);
+}
+
+TEST(Accounts, DatabaseHoldsNoPlaintextKey) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  auto acc = open_accounts(tmp.path(), clock);
+  const std::string dev = acc->create_dev_key("free");
+  const std::string live = cli_create(tmp.path(), "pro", "x");
+  acc->refresh_keys();
+  const Caller caller = acc->authenticate(bearer(live), "x").caller;
+  acc->reserve_quota(caller);
+  acc->flush_usage();
+  for (const std::string& key : {dev, live}) {
+    const std::string bytes = accounts::testing::all_bytes_under(tmp.path());
+    EXPECT_EQ(bytes.find(key), std::string::npos);
+    EXPECT_EQ(bytes.find(key.substr(12)), std::string::npos);
+  }
+  acc->stop();
+  acc.reset();
+  const std::string bytes = accounts::testing::all_bytes_under(tmp.path());
+  EXPECT_EQ(bytes.find(dev.substr(12)), std::string::npos);
+  EXPECT_EQ(bytes.find(live.substr(12)), std::string::npos);
+}

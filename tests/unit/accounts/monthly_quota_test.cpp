@@ -1,0 +1,127 @@
+#include "accounts/monthly_quota.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+using namespace toolcalc::accounts;
+using toolcalc::ManualClock;
+using toolcalc::accounts::testing::utc_ms;
+
+TEST(MonthlyQuota, ReservesUntilTheLimitThenRefusesUntilNextMonth) {
+  ManualClock clock(utc_ms(2026, 11, 30, 23, 0));
+  MonthlyQuota quota(clock);
+  for (int64_t i = 1; i <= 2; ++i) {
+    const QuotaReservation r = quota.reserve(7, 2);
+    EXPECT_TRUE(r.allowed);
+    EXPECT_FALSE(r.unlimited);
+    EXPECT_EQ(r.limit, 2);
+    EXPECT_EQ(r.remaining, 2 - i);
+    EXPECT_EQ(r.period, "2026-11");
+  }
+  const QuotaReservation refused = quota.reserve(7, 2);
+  EXPECT_FALSE(refused.allowed);
+  EXPECT_EQ(refused.remaining, 0);
+  EXPECT_EQ(refused.retry_after_s, 3600);
+  EXPECT_EQ(refused.resets_at, "2026-12-01T00:00:00Z");
+  EXPECT_EQ(refused.period, "2026-11");
+
+  const QuotaStatus s = quota.status(7, 2);
+  EXPECT_EQ(s.used, 2);
+  EXPECT_EQ(s.remaining, 0);
+  EXPECT_EQ(s.period, "2026-11");
+
+  clock.set_ms(utc_ms(2026, 12, 1));  // month rollover
+  const QuotaReservation next = quota.reserve(7, 2);
+  EXPECT_TRUE(next.allowed);
+  EXPECT_EQ(next.remaining, 1);
+  EXPECT_EQ(next.period, "2026-12");
+  EXPECT_EQ(next.resets_at, "2027-01-01T00:00:00Z");
+  EXPECT_EQ(quota.status(7, 2).used, 1);
+}
+
+TEST(MonthlyQuota, RetryAfterIsAtLeastOneSecond) {
+  ManualClock clock(utc_ms(2026, 11, 30, 23, 59, 59, 500));
+  MonthlyQuota quota(clock);
+  const QuotaReservation r = quota.reserve(1, 0);
+  EXPECT_FALSE(r.allowed);
+  EXPECT_EQ(r.retry_after_s, 1);
+}
+
+TEST(MonthlyQuota, ReleaseReturnsTheUnit) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  const QuotaReservation a = quota.reserve(3, 1);
+  ASSERT_TRUE(a.allowed);
+  EXPECT_FALSE(quota.reserve(3, 1).allowed);
+  quota.release(3, a);
+  EXPECT_EQ(quota.status(3, 1).used, 0);
+  EXPECT_TRUE(quota.reserve(3, 1).allowed);
+  // Releasing a refused reservation returns nothing.
+  quota.release(3, quota.reserve(3, 1));
+  EXPECT_EQ(quota.status(3, 1).used, 1);
+}
+
+TEST(MonthlyQuota, PendingDeltasAreTakenOnceAndRestoredOnFailure) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  quota.seed(utc_month_of(clock.now_s()), {{3, 40}});
+  EXPECT_EQ(quota.status(3, 100).used, 40);
+  EXPECT_TRUE(quota.take_pending().empty());  // seeded counts are already stored
+  quota.reserve(3, 100);
+  quota.reserve(3, 100);
+  auto pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].key_id, 3);
+  EXPECT_EQ(pending[0].period, "2026-06");
+  EXPECT_EQ(pending[0].delta, 2);
+  EXPECT_TRUE(quota.take_pending().empty());
+  quota.restore_pending(pending);
+  quota.reserve(3, 100);
+  pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].delta, 3);
+  EXPECT_EQ(quota.status(3, 100).used, 43);
+}
+
+TEST(MonthlyQuota, PastMonthsAreEvictedOnceFlushed) {
+  ManualClock clock(utc_ms(2026, 6, 30, 23, 59));
+  MonthlyQuota quota(clock);
+  quota.reserve(3, 100);
+  clock.set_ms(utc_ms(2026, 7, 1, 0, 1));
+  quota.reserve(3, 100);
+  quota.evict_stale();  // June still has a pending unit: kept
+  auto pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 2u);
+  quota.evict_stale();
+  quota.restore_pending({});
+  EXPECT_EQ(quota.status(3, 100).used, 1);
+  EXPECT_EQ(quota.status(3, 100).period, "2026-07");
+}
+
+TEST(MonthlyQuota, ExactUnderConcurrency) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  constexpr int kThreads = 8, kCallsEach = 4'000;
+  constexpr int64_t kLimit = 9'999;
+  std::atomic<int64_t> allowed{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&] {
+      while (!go) std::this_thread::yield();
+      for (int i = 0; i < kCallsEach; ++i)
+        if (quota.reserve(42, kLimit).allowed) ++allowed;
+    });
+  go = true;
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(allowed.load(), kLimit);
+  EXPECT_EQ(quota.status(42, kLimit).used, kLimit);
+  auto pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].delta, kLimit);
+}

@@ -1,0 +1,191 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "accounts/api_key.hpp"
+#include "accounts/key_issuer.hpp"
+#include "accounts/plans.hpp"
+#include "store/account_store.hpp"
+#include "test_support.hpp"
+
+using namespace toolcalc;
+using accounts::testing::TempDir;
+
+namespace {
+
+store::NewKey new_key(const std::string& prefix, char fill = 'x') {
+  store::NewKey k;
+  k.prefix = prefix;
+  k.key_hash = std::string(32, fill);
+  k.label = "label";
+  k.plan = "free";
+  k.created_epoch_s = 1'700'000'000;
+  return k;
+}
+
+// A value read with a separate connection, as the sqlite3 shell would.
+std::string query(const std::filesystem::path& db_file, const char* sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+}  // namespace
+
+TEST(SqliteStore, CreatesTheDataDirectoryAndSchemaInWalMode) {
+  TempDir tmp;
+  const auto dir = tmp.path() / "nested" / "data";
+  auto s = store::open_sqlite_store(dir);
+  const auto file = store::sqlite_store_file(dir);
+  EXPECT_EQ(file, dir / "toolcalc.db");
+  EXPECT_TRUE(std::filesystem::exists(file));
+  EXPECT_EQ(query(file, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(query(file, "PRAGMA user_version"), "1");
+  EXPECT_EQ(s->key_generation(), 0);
+  // Opening again (another process, a restart) keeps what is there.
+  ASSERT_TRUE(s->create_key(new_key("tc_live_AAAA")));
+  auto again = store::open_sqlite_store(dir);
+  EXPECT_EQ(again->load_keys().keys.size(), 1u);
+}
+
+TEST(SqliteStore, RefusesANewerSchema) {
+  TempDir tmp;
+  { auto s = store::open_sqlite_store(tmp.path()); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(store::sqlite_store_file(tmp.path()).c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  try {
+    store::open_sqlite_store(tmp.path());
+    FAIL() << "expected StoreError";
+  } catch (const store::StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SqliteStore, KeysRoundTripAndBumpTheGeneration) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const auto id = s->create_key(new_key("tc_live_AAAA", 'a'));
+  ASSERT_TRUE(id);
+  EXPECT_EQ(s->key_generation(), 1);
+  const store::KeySet set = s->load_keys();
+  EXPECT_EQ(set.generation, 1);
+  ASSERT_EQ(set.keys.size(), 1u);
+  const auto& k = set.keys[0];
+  EXPECT_EQ(k.id, *id);
+  EXPECT_EQ(k.prefix, "tc_live_AAAA");
+  EXPECT_EQ(k.key_hash, std::string(32, 'a'));
+  EXPECT_EQ(k.label, "label");
+  EXPECT_EQ(k.plan, "free");
+  EXPECT_EQ(k.created_epoch_s, 1'700'000'000);
+  EXPECT_FALSE(k.revoked_epoch_s);
+}
+
+TEST(SqliteStore, ATakenPrefixIsRefusedWithoutChangingAnything) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  ASSERT_TRUE(s->create_key(new_key("tc_live_AAAA", 'a')));
+  EXPECT_FALSE(s->create_key(new_key("tc_live_AAAA", 'b')));
+  EXPECT_EQ(s->key_generation(), 1);
+  EXPECT_EQ(s->load_keys().keys.size(), 1u);
+}
+
+TEST(SqliteStore, RevokeByPrefix) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  ASSERT_TRUE(s->create_key(new_key("tc_live_AAAA")));
+  EXPECT_EQ(s->revoke_key("tc_live_ZZZZ", 5), store::RevokeOutcome::NotFound);
+  EXPECT_EQ(s->key_generation(), 1);
+  EXPECT_EQ(s->revoke_key("tc_live_AAAA", 1'800'000'000), store::RevokeOutcome::Revoked);
+  EXPECT_EQ(s->key_generation(), 2);
+  EXPECT_EQ(s->revoke_key("tc_live_AAAA", 1'800'000'001), store::RevokeOutcome::AlreadyRevoked);
+  EXPECT_EQ(s->load_keys().keys.at(0).revoked_epoch_s, 1'800'000'000);
+}
+
+TEST(SqliteStore, UsageDeltasAddUpPerKeyAndPeriod) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const int64_t a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+  const int64_t b = *s->create_key(new_key("tc_live_BBBB", 'b'));
+  s->add_usage({{a, "2026-11", 5}, {b, "2026-11", 2}, {a, "2026-10", 9}});
+  s->add_usage({{a, "2026-11", 3}, {b, "2026-11", -1}});
+  const auto nov = s->load_usage("2026-11");
+  EXPECT_EQ(nov.at(a), 8);
+  EXPECT_EQ(nov.at(b), 1);
+  EXPECT_EQ(s->load_usage("2026-10").at(a), 9);
+  EXPECT_TRUE(s->load_usage("2026-09").empty());
+  s->add_usage({{b, "2026-11", -5}});  // never below zero
+  EXPECT_EQ(s->load_usage("2026-11").at(b), 0);
+
+  const auto listed = s->list_keys("2026-11");
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].key.prefix, "tc_live_AAAA");
+  EXPECT_EQ(listed[0].used, 8);
+  EXPECT_EQ(s->list_keys("2025-01").at(0).used, 0);
+}
+
+TEST(SqliteStore, AddUsageIsAllOrNothing) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const int64_t a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+  // Key 999 does not exist: the foreign key fails the batch, and a's delta is not kept.
+  EXPECT_THROW(s->add_usage({{a, "2026-11", 5}, {999, "2026-11", 1}}), store::StoreError);
+  EXPECT_TRUE(s->load_usage("2026-11").empty());
+  s->add_usage({{a, "2026-11", 5}});
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 5);
+}
+
+TEST(SqliteStore, HoldsNoPlaintextKey) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const auto plans = accounts::builtin_plans();
+  const auto issued =
+      accounts::issue_key(*s, plans, "pro", "ci", accounts::KeyKind::Live, 1'800'000'000);
+  const std::string bytes = accounts::testing::all_bytes_under(tmp.path());
+  EXPECT_NE(bytes.find(issued.prefix), std::string::npos);  // the scan does see the data
+  EXPECT_EQ(bytes.find(issued.key), std::string::npos);
+  EXPECT_EQ(bytes.find(issued.key.substr(12)), std::string::npos);  // nor its secret part
+  s.reset();  // closing checkpoints the WAL into the main file
+  const std::string after = accounts::testing::all_bytes_under(tmp.path());
+  EXPECT_NE(after.find(issued.prefix), std::string::npos);
+  EXPECT_EQ(after.find(issued.key.substr(12)), std::string::npos);
+}
+
+TEST(KeyIssuer, UnknownPlanListsThePlans) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const auto plans = accounts::builtin_plans();
+  try {
+    accounts::issue_key(*s, plans, "gold", "", accounts::KeyKind::Live, 0);
+    FAIL() << "expected UnknownPlan";
+  } catch (const accounts::UnknownPlan& e) {
+    EXPECT_STREQ(e.what(), "unknown plan 'gold' (plans: free, pro, business)");
+  }
+  EXPECT_THROW(accounts::issue_key(*s, plans, "anonymous", "", accounts::KeyKind::Live, 0),
+               accounts::UnknownPlan);
+  EXPECT_THROW(accounts::issue_key(*s, plans, "free", "a\nb", accounts::KeyKind::Live, 0),
+               std::invalid_argument);
+  EXPECT_TRUE(s->load_keys().keys.empty());
+}
+
+TEST(KeyIssuer, StoresPrefixAndHashOfTheKey) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const auto issued = accounts::issue_key(*s, accounts::builtin_plans(), "business", "team",
+                                          accounts::KeyKind::Live, 1'800'000'000);
+  EXPECT_TRUE(accounts::is_well_formed_key(issued.key));
+  EXPECT_EQ(issued.prefix, issued.key.substr(0, 12));
+  const auto keys = s->load_keys().keys;
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0].prefix, issued.prefix);
+  EXPECT_EQ(keys[0].key_hash, accounts::hash_api_key(issued.key));
+  EXPECT_EQ(keys[0].plan, "business");
+  EXPECT_EQ(keys[0].label, "team");
+}
