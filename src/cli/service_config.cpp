@@ -67,6 +67,8 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   if (!file) return config;
 
   toml::table root;
+  if (!std::filesystem::is_regular_file(*file))
+    throw std::runtime_error(file->string() + ": config file not found");
   try {
     root = toml::parse_file(file->string());
   } catch (const toml::parse_error& e) {
