@@ -16,8 +16,11 @@ bool parse_int(const std::string& s, int64_t& out) {
 
 }  // namespace
 
-bool parse_tools_query(std::string_view query, ToolsQuery& out, ApiError& error) {
-  if (query.empty()) return true;
+bool parse_tools_query(std::string_view query_view, ToolsQuery& out, ApiError& error) {
+  if (query_view.empty()) return true;
+  // Boost.URL 1.81's parse_query measures its argument with strlen (boostorg/url#757): it
+  // must get a NUL-terminated copy, not a view into the request target.
+  const std::string query(query_view);
   auto parsed = boost::urls::parse_query(query);
   if (!parsed) {
     error = {400, "VALIDATION_ERROR", "malformed query string", {}};

@@ -123,6 +123,18 @@ void Service::finish(Context& ctx) {
   }
 }
 
+namespace {
+
+ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain,
+                      std::string_view slug) {
+  std::string msg = "no tool '" + std::string(slug) + "' in domain '" + std::string(domain) + "'";
+  if (const auto* other = registry.find_slug(slug))
+    msg += "; did you mean " + other->tool.descriptor.endpoint() + "?";
+  return not_found(msg);
+}
+
+}  // namespace
+
 void Service::dispatch(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
@@ -170,6 +182,12 @@ void Service::dispatch(Context& ctx) {
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
+  if (kind == RouteKind::Execute || kind == RouteKind::Schema) {
+    // An unknown tool is 404 whatever the method; a known one labels every response.
+    const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
+    if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
+    ctx.tool = &registered->tool.descriptor;
+  }
   const bool wants_post = kind == RouteKind::Execute;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
@@ -194,17 +212,6 @@ void Service::dispatch(Context& ctx) {
   }
 }
 
-namespace {
-
-ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain,
-                      std::string_view slug) {
-  std::string msg = "no tool '" + std::string(slug) + "' in domain '" + std::string(domain) + "'";
-  if (const auto* other = registry.find_slug(slug))
-    msg += "; did you mean " + other->tool.descriptor.endpoint() + "?";
-  return not_found(msg);
-}
-
-}  // namespace
 
 void Service::execute(Context& ctx) {
   const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);

@@ -85,6 +85,12 @@ void Server::bind() {
     impl_->workers.push_back(std::move(worker));
   }
   impl_->bound_port = port;
+  // Catch SIGTERM/SIGINT from now on (before the caller announces readiness), so a stop
+  // that arrives before run() is queued and handled gracefully, never fatal.
+  impl_->signals.emplace(impl_->workers.front()->ioc, SIGINT, SIGTERM);
+  impl_->signals->async_wait([this](const boost::system::error_code& ec, int) {
+    if (!ec) stop();
+  });
 }
 
 uint16_t Server::port() const { return impl_->bound_port; }
@@ -92,10 +98,6 @@ uint16_t Server::port() const { return impl_->bound_port; }
 void Server::run() {
   if (impl_->workers.empty()) bind();
   Worker& first = *impl_->workers.front();
-  impl_->signals.emplace(first.ioc, SIGINT, SIGTERM);
-  impl_->signals->async_wait([this](const boost::system::error_code& ec, int) {
-    if (!ec) stop();
-  });
   for (auto& w : impl_->workers)
     net::co_spawn(w->ioc, impl_->accept_loop(*w), net::detached);
 

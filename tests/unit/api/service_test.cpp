@@ -117,6 +117,8 @@ TEST_F(ServiceTest, WrongMethodIs405WithAllow) {
   auto r = call("GET", "/v1/iot-mcu/mcu-deep-sleep-battery");
   expect_error(r, 405, "METHOD_NOT_ALLOWED");
   EXPECT_EQ(*r.header("Allow"), "POST, OPTIONS");
+  EXPECT_EQ(*r.header("X-Tool-Version"), "1.0.0");  // about one tool
+  expect_error(call("GET", "/v1/iot-mcu/no-such-tool"), 404, "NOT_FOUND");
   auto t = call("POST", "/v1/tools", "{}");
   expect_error(t, 405, "METHOD_NOT_ALLOWED");
   EXPECT_EQ(*t.header("Allow"), "GET, OPTIONS");
@@ -297,4 +299,14 @@ TEST_F(ServiceTest, ToolFailureIs500WithRequestId) {
   expect_error(r, 500, "INTERNAL");
   EXPECT_NE(r.header("X-RateLimit-Limit"), nullptr);
   EXPECT_EQ(access.quota_used, 0);  // released
+}
+
+TEST_F(ServiceTest, QueryIsReadWithinTheTargetOnly) {
+  // The target is a view into a larger buffer: nothing past its end may be read
+  // (Boost.URL 1.81's parse_query uses strlen).
+  const std::string buffer = "/v1/tools?domain=iot-mcuhermal-junction";
+  const std::string_view target(buffer.data(), buffer.size() - 15);
+  auto r = call("GET", target, {}, std::nullopt);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(parse(r).at("result").at("total").as_int64(), 1);
 }
