@@ -10,7 +10,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev
   # tests
-  libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3
+  libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3 wrk
 )
 
 missing=()

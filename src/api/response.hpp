@@ -1,20 +1,24 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace toolcalc::api {
 
 struct Response {
+  Response() { headers.reserve(12); }  // one allocation for every header a response has
+
   int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
+  // Header names are string literals (static storage): no allocation per name.
+  std::vector<std::pair<std::string_view, std::string>> headers;
   std::string body;  // JSON; empty for 204
   // For the access log (never a key, a hash or a body).
   std::string request_id;
   std::string key_prefix;
 
-  void set_header(std::string name, std::string value) {
-    headers.emplace_back(std::move(name), std::move(value));
+  void set_header(std::string_view name, std::string value) {
+    headers.emplace_back(name, std::move(value));
   }
   const std::string* header(std::string_view name) const {
     for (const auto& [n, v] : headers)

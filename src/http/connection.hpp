@@ -15,6 +15,7 @@
 #include <string>
 
 #include "api/service.hpp"
+#include "http/response_writer.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::http {
@@ -39,17 +40,6 @@ template <class Stream>
 void set_deadline(Stream& stream, int seconds) {
   if constexpr (requires { stream.expires_after(std::chrono::seconds(1)); })
     stream.expires_after(std::chrono::seconds(seconds));
-}
-
-inline bhttp::response<bhttp::string_body> to_beast(api::Response&& r, unsigned version,
-                                                    bool keep_alive) {
-  bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(r.status), version};
-  for (auto& [name, value] : r.headers) res.insert(name, value);
-  if (!r.body.empty()) res.set(bhttp::field::content_type, "application/json; charset=utf-8");
-  res.body() = std::move(r.body);
-  res.keep_alive(keep_alive);
-  res.prepare_payload();
-  return res;
 }
 
 inline std::string_view field_or_empty(const bhttp::request<bhttp::string_body>& req,
@@ -82,6 +72,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   using namespace detail;
   const ServerOptions& o = state.options;
   beast::flat_buffer buffer;
+  std::string out;  // serialised responses; keeps its capacity across requests
 
   for (;;) {
     state.idle = true;
@@ -123,10 +114,10 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       if (!is_protocol_error(ec)) break;
       // Limits and malformed HTTP get an envelope, then the connection is closed: the
       // rest of the stream cannot be trusted to be at a message boundary.
-      auto res = to_beast(state.service.transport_error(transport_error_for(ec, o), state.peer_ip),
-                          11, false);
+      write_response(out, state.service.transport_error(transport_error_for(ec, o), state.peer_ip),
+                     11, false);
       set_deadline(stream, o.write_timeout_s);
-      co_await bhttp::async_write(stream, res, use_tuple);
+      co_await net::async_write(stream, net::buffer(out), use_tuple);
       break;
     }
 
@@ -142,9 +133,9 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     request.peer_ip = state.peer_ip;
 
     const bool keep_alive = req.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
-    auto res = to_beast(state.service.handle(request), req.version(), keep_alive);
+    write_response(out, state.service.handle(request), req.version(), keep_alive);
     set_deadline(stream, o.write_timeout_s);
-    auto [wec, wn] = co_await bhttp::async_write(stream, res, use_tuple);
+    auto [wec, wn] = co_await net::async_write(stream, net::buffer(out), use_tuple);
     (void)wn;
     if (wec || !keep_alive) break;
   }

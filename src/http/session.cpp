@@ -48,10 +48,11 @@ net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket) {
   api::Response r = shared.service.transport_error(
       {503, "SERVER_BUSY", "too many open connections; retry shortly", {}}, peer_address(socket));
   r.set_header("Retry-After", "1");
-  auto res = detail::to_beast(std::move(r), 11, false);
+  std::string out;
+  write_response(out, r, 11, false);
   beast::tcp_stream stream(std::move(socket));
   stream.expires_after(std::chrono::seconds(2));
-  co_await bhttp::async_write(stream, res, detail::use_tuple);
+  co_await net::async_write(stream, net::buffer(out), detail::use_tuple);
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_send, ec);
   stream.socket().close(ec);

@@ -1,0 +1,65 @@
+#include "http/response_writer.hpp"
+
+#include <charconv>
+#include <string_view>
+
+namespace toolcalc::http {
+namespace {
+
+std::string_view reason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return status < 300 ? "OK" : status < 500 ? "Client Error" : "Server Error";
+  }
+}
+
+void append_number(std::string& out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+}  // namespace
+
+void write_response(std::string& out, const api::Response& response, unsigned version,
+                    bool keep_alive) {
+  out.clear();
+  out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  append_number(out, static_cast<uint64_t>(response.status));
+  out += ' ';
+  out += reason(response.status);
+  out += "\r\n";
+  for (const auto& [name, value] : response.headers) {
+    out += name;
+    out += ": ";
+    out += value;
+    out += "\r\n";
+  }
+  if (!response.body.empty()) out += "Content-Type: application/json; charset=utf-8\r\n";
+  if (response.status != 204 && (response.status >= 200 || response.status < 100)) {
+    out += "Content-Length: ";
+    append_number(out, response.body.size());
+    out += "\r\n";
+  }
+  if (!keep_alive)
+    out += "Connection: close\r\n";
+  else if (version == 10)
+    out += "Connection: keep-alive\r\n";
+  out += "\r\n";
+  out += response.body;
+}
+
+}  // namespace toolcalc::http
