@@ -53,7 +53,7 @@ TEST(Registry, DomainsHaveRoadmapTargets) {
   EXPECT_EQ(registry.find_domain("electronics")->target, 24);
   EXPECT_EQ(registry.find_domain("pcb-design")->target, 12);
   EXPECT_EQ(registry.find_domain("programming-dev")->target, 12);
-  EXPECT_EQ(registry.live_count("iot-mcu"), 1);
+  for (const auto& d : registry.domains()) EXPECT_GE(registry.live_count(d.name), 1) << d.name;
 }
 
 TEST(Registry, CheckCatalogFindsEachKindOfProblem) {
