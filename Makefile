@@ -5,7 +5,8 @@ JOBS ?= 2
 PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
-.PHONY: all deps configure build run test unit-test api-test clean format
+.PHONY: all deps configure build run test unit-test api-test clean format node-deps \
+        lint-openapi contract-test mcp-test
 
 all: build
 
@@ -21,7 +22,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: build unit-test api-test
+test: build unit-test api-test lint-openapi contract-test mcp-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -29,8 +30,81 @@ unit-test:
 api-test:
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
 
+# Third-party clients (issue 7): Node packages pinned in package.json + package-lock.json.
+node-deps: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	./scripts/install-node-deps.sh
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# The OpenAPI document, linted by Redocly CLI (errors fail; redocly.yaml holds the rules).
+lint-openapi: build node-deps
+	$(BUILD_DIR)/toolcalc openapi > $(BUILD_DIR)/openapi.json
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+	  node_modules/.bin/redocly lint $(BUILD_DIR)/openapi.json
+
+# The black-box suite again, through `prism proxy --errors` (tests/api/contract.py).
+contract-test: build node-deps
+	TOOLCALC_CONTRACT=1 TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc \
+	  $(PYTHON) -m pytest -q tests/api
+
+# The MCP endpoint through the official MCP TypeScript SDK client (tests/node).
+mcp-test: build node-deps
+	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc node --test tests/node/
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Benchmarks (issue 6): Release build in build-release, toolcalc vs nginx under wrk,
+# instructions per request, RSS, a profile, micro-benchmarks, scaling. See bench/bench.py.
+.PHONY: bench
+bench:
+	./bench/run.sh
+
+# Fuzzing and sanitizers (issue 5; docs/reliability.md). `make fuzz`: the libFuzzer targets
+# of fuzz/, built with clang under ASan+UBSan in build-fuzz; each replays its saved crashes
+# (fuzz/regressions/) then fuzzes for FUZZ_SECONDS on a copy of its seed corpus.
+# `make test-asan`: everything built with g++ under ASan+UBSan in build-asan, then ctest and
+# the black-box suite against that binary; any sanitizer report fails it.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_config
+ASAN_DIR ?= build-asan
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Reports go to files as well as failing the process: a server started by pytest may report
+# at exit (a leak) after its test has passed, so the log directory is checked at the end.
+SANITIZER_LOGS = $(abspath $(ASAN_DIR))/sanitizer-logs
+SANITIZER_ENV = \
+  ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:print_stacktrace=1:check_initialization_order=1:strict_init_order=1:log_path=$(SANITIZER_LOGS)/asan \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SANITIZER_LOGS)/ubsan
+
+.PHONY: fuzz test-asan
+fuzz: deps
+	cmake -S . -B $(FUZZ_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DTOOLCALC_FUZZ=ON -DTOOLCALC_TESTS=OFF -DTOOLCALC_WERROR=ON
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(FUZZ_TARGETS)
+	./fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# -O1: ASan's recommendation (usable speed, exact stacks); Debug keeps assert();
+# _GLIBCXX_ASSERTIONS bounds-checks the standard containers. Warnings are not errors here:
+# g++ warns falsely under -fsanitize (e.g. -Wmaybe-uninitialized), and `make build`
+# already enforces -Werror on the same code.
+test-asan: deps
+	cmake -S . -B $(ASAN_DIR) -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug \
+	  -DTOOLCALC_WERROR=OFF "-DCMAKE_CXX_FLAGS=-O1 $(SANITIZE_FLAGS) -D_GLIBCXX_ASSERTIONS" \
+	  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined"
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	@rm -rf $(SANITIZER_LOGS) && mkdir -p $(SANITIZER_LOGS)
+	@status=0; \
+	(cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)) || status=1; \
+	$(SANITIZER_ENV) TOOLCALC_BIN=$(abspath $(ASAN_DIR))/toolcalc \
+	  $(PYTHON) -m pytest -q tests/api || status=1; \
+	if [ -n "$$(ls -A $(SANITIZER_LOGS))" ]; then \
+	  echo "test-asan: sanitizer reports ($(SANITIZER_LOGS)):"; cat $(SANITIZER_LOGS)/*; status=1; \
+	fi; \
+	if [ $$status -ne 0 ]; then echo "test-asan: FAILED"; else echo "test-asan: passed, no sanitizer report"; fi; \
+	exit $$status

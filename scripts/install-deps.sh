@@ -11,6 +11,8 @@ packages=(
   libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev
   # tests
   libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3 wrk
+  # fuzzing (`make fuzz`: clang 14 with its libFuzzer and sanitizer runtimes)
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,4 +1,4 @@
-// toolcalc: serve | tools | run | keys. See README.md.
+// toolcalc: serve | tools | run | keys | openapi. See README.md.
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   toolcalc::cli::add_tools_command(app);
   toolcalc::cli::add_run_command(app);
   toolcalc::cli::add_keys_command(app);
+  toolcalc::cli::add_openapi_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

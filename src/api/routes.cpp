@@ -38,6 +38,10 @@ Route match_route(std::string_view target, std::string_view base_path) {
     if (path.substr(0, base_path.size()) != base_path) return route;
     path.remove_prefix(base_path.size());
   }
+  if (path == "/mcp") {
+    route.kind = RouteKind::Mcp;
+    return route;
+  }
   if (path.substr(0, 4) != "/v1/") return route;
   path.remove_prefix(4);
 
@@ -48,6 +52,7 @@ Route match_route(std::string_view target, std::string_view base_path) {
     else if (seg[0] == "domains") route.kind = RouteKind::Domains;
     else if (seg[0] == "me") route.kind = RouteKind::Me;
     else if (seg[0] == "health") route.kind = RouteKind::Health;
+    else if (seg[0] == "openapi.json") route.kind = RouteKind::OpenApi;
   } else if (n == 2) {
     if (seg[0] == "tools") {
       if (valid_name(seg[1])) {
@@ -70,7 +75,8 @@ Route match_route(std::string_view target, std::string_view base_path) {
 
 std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
-    case RouteKind::Execute: return "POST, OPTIONS";
+    case RouteKind::Execute:
+    case RouteKind::Mcp: return "POST, OPTIONS";
     case RouteKind::NotFound: return "";
     default: return "GET, OPTIONS";
   }

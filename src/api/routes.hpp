@@ -13,6 +13,8 @@ enum class RouteKind {
   Domains,    // /v1/domains
   Me,         // /v1/me
   Health,     // /v1/health
+  OpenApi,    // /v1/openapi.json
+  Mcp,        // /mcp (Model Context Protocol, Streamable HTTP)
 };
 
 struct Route {

@@ -11,6 +11,8 @@
 #include "api/query.hpp"
 #include "api/request_id.hpp"
 #include "api/routes.hpp"
+#include "api/service_context.hpp"
+#include "catalog/openapi.hpp"
 #include "core/json_writer.hpp"
 
 namespace toolcalc::api {
@@ -27,6 +29,8 @@ bool iequals(std::string_view a, std::string_view b) {
          });
 }
 
+}  // namespace
+
 // application/json, optionally with parameters (charset=utf-8). The media type is
 // case-insensitive (RFC 9110 §8.3.1).
 bool is_json_media_type(std::string_view content_type) {
@@ -36,29 +40,11 @@ bool is_json_media_type(std::string_view content_type) {
   return iequals(type, "application/json");
 }
 
+namespace {
+
 std::string to_string(int64_t v) { return std::to_string(v); }
 
 }  // namespace
-
-struct Service::Context {
-  const Request& req;
-  Response& res;
-  Route route;
-  accounts::Caller caller;
-  accounts::RateDecision rate;
-  bool rate_known = false;
-  const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
-  std::chrono::steady_clock::time_point started;
-
-  void fail(const ApiError& error) {
-    res.status = error.status;
-    res.body = error_body(error, res.request_id);
-  }
-  void ok_result(std::string_view result_json) {
-    res.status = 200;
-    res.body = result_body(result_json, res.request_id);
-  }
-};
 
 Service::Service(const catalog::Registry& registry, accounts::AccessControl& access,
                  const Clock& clock, ServiceOptions options)
@@ -67,13 +53,15 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       clock_(clock),
       options_(std::move(options)),
       access_log_(options_.access_log),
-      started_ms_(clock.now_ms()) {}
+      started_ms_(clock.now_ms()),
+      openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
+      mcp_tools_(registry) {}
 
 Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
   Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now()};
+              nullptr, std::chrono::steady_clock::now(), "null"};
   try {
     dispatch(ctx);
   } catch (const std::exception& e) {
@@ -92,7 +80,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   res.request_id = new_request_id();
   Request req;
   req.peer_ip = peer_ip;
-  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now()};
+  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(), "null"};
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -149,7 +137,10 @@ void Service::dispatch(Context& ctx) {
       ctx.res.status = 204;
       ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
       ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
-      ctx.res.set_header("Access-Control-Allow-Headers", "Authorization, Content-Type");
+      ctx.res.set_header("Access-Control-Allow-Headers",
+                         kind == RouteKind::Mcp
+                             ? "Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id"
+                             : "Authorization, Content-Type");
       ctx.res.set_header("Access-Control-Max-Age", "86400");
       return;
     }
@@ -188,7 +179,7 @@ void Service::dispatch(Context& ctx) {
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post = kind == RouteKind::Execute;
+  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     return ctx.fail({405, "METHOD_NOT_ALLOWED",
@@ -208,10 +199,41 @@ void Service::dispatch(Context& ctx) {
     case RouteKind::ToolBySlug: return tool_by_slug(ctx);
     case RouteKind::Domains: return domains(ctx);
     case RouteKind::Me: return me(ctx);
+    case RouteKind::OpenApi: return openapi(ctx);
+    case RouteKind::Mcp: return mcp_endpoint(ctx);
     default: return ctx.fail(not_found("no such path"));
   }
 }
 
+
+bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
+                       std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
+  catalog::Inputs inputs;
+  if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
+
+  quota = access_.reserve_quota(ctx.caller);
+  if (!quota.allowed) {
+    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
+    error = {429, "QUOTA_EXCEEDED",
+             "monthly quota of " + to_string(quota.limit) +
+                 " executions is used up; it resets at " + quota.resets_at,
+             {}};
+    return false;
+  }
+  const size_t mark = out.size();
+  bool computed = false;
+  try {
+    computed = compute_result(tool, inputs, out, error);
+  } catch (...) {
+    access_.release_quota(ctx.caller, quota);
+    throw;
+  }
+  if (!computed) {
+    access_.release_quota(ctx.caller, quota);
+    out.resize(mark);
+  }
+  return computed;
+}
 
 void Service::execute(Context& ctx) {
   const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
@@ -222,19 +244,6 @@ void Service::execute(Context& ctx) {
     return ctx.fail({415, "UNSUPPORTED_MEDIA_TYPE",
                      "send the inputs as a JSON object with Content-Type: application/json", {}});
 
-  catalog::Inputs inputs;
-  ApiError error;
-  if (!prepare_inputs(tool.descriptor, ctx.req.body, inputs, error)) return ctx.fail(error);
-
-  const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller);
-  if (!quota.allowed) {
-    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
-    return ctx.fail({429, "QUOTA_EXCEEDED",
-                     "monthly quota of " + to_string(quota.limit) +
-                         " executions is used up; it resets at " + quota.resets_at,
-                     {}});
-  }
-
   std::string& body = ctx.res.body;
   body.reserve(512);
   body += R"({"ok":true,"tool":)";
@@ -244,18 +253,10 @@ void Service::execute(Context& ctx) {
   body += R"(,"version":)";
   append_json_string(body, tool.descriptor.version);
   body += R"(,"result":)";
-  bool computed = false;
-  try {
-    computed = compute_result(tool, inputs, body, error);
-  } catch (...) {
-    access_.release_quota(ctx.caller, quota);
-    throw;
-  }
-  if (!computed) {
-    access_.release_quota(ctx.caller, quota);
-    body.clear();
-    return ctx.fail(error);
-  }
+  accounts::QuotaReservation quota;
+  ApiError error;
+  if (!run_tool(ctx, tool, ctx.req.body, body, quota, error)) return ctx.fail(error);
+
   const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
   body += R"(,"meta":)";
   JsonWriter w(body);
@@ -342,6 +343,13 @@ void Service::me(Context& ctx) {
   w.field("period", q.period).field("resets_at", q.resets_at).end_object();
   w.end_object();
   ctx.ok_result(result);
+}
+
+// The document itself, not wrapped in the envelope: it is a format of its own that
+// generators and validators read as is.
+void Service::openapi(Context& ctx) {
+  ctx.res.status = 200;
+  ctx.res.body = openapi_json_;
 }
 
 void Service::health(Context& ctx) {

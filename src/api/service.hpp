@@ -3,9 +3,11 @@
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "accounts/access_control.hpp"
 #include "api/access_log.hpp"
+#include "api/mcp.hpp"
 #include "api/request.hpp"
 #include "api/response.hpp"
 #include "catalog/registry.hpp"
@@ -18,7 +20,12 @@ struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
   std::FILE* access_log = nullptr;  // JSON lines; nullptr disables the access log
+  // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
+  // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
+  std::vector<std::string> mcp_allowed_origins = {};
 };
+
+struct ServiceContext;
 
 class Service {
  public:
@@ -32,9 +39,11 @@ class Service {
 
   const catalog::Registry& registry() const { return registry_; }
   const ServiceOptions& options() const { return options_; }
+  // GET /v1/openapi.json's body, rendered once (the registry is immutable).
+  const std::string& openapi_json() const { return openapi_json_; }
 
  private:
-  struct Context;
+  using Context = ServiceContext;
   void finish(Context& ctx);
   void dispatch(Context& ctx);
   void execute(Context& ctx);
@@ -44,6 +53,15 @@ class Service {
   void domains(Context& ctx);
   void me(Context& ctx);
   void health(Context& ctx);
+  void openapi(Context& ctx);
+  void mcp_endpoint(Context& ctx);  // api/mcp.cpp
+
+  // The one execution path of REST execute and MCP tools/call: validate `body` (400),
+  // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
+  // set on the response), compute and append the rendered `result` object to `out` (422
+  // releases the unit). On failure `out` is left as it was and `error` says why.
+  bool run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body, std::string& out,
+                accounts::QuotaReservation& quota, ApiError& error);
 
   const catalog::Registry& registry_;
   accounts::AccessControl& access_;
@@ -51,6 +69,8 @@ class Service {
   ServiceOptions options_;
   AccessLog access_log_;
   int64_t started_ms_;
+  std::string openapi_json_;
+  mcp::ToolIndex mcp_tools_;
 };
 
 }  // namespace toolcalc::api

@@ -75,6 +75,15 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
     for (const auto& p : problems) msg += "\n  " + p;
     throw std::invalid_argument(msg);
   }
+  // Catalog order: domains as listed in domains.toml, then registration order within one.
+  auto domain_rank = [this](const Tool& t) {
+    for (size_t i = 0; i < domains_.size(); ++i)
+      if (domains_[i].name == t.descriptor.domain) return i;
+    return domains_.size();
+  };
+  std::stable_sort(tools.begin(), tools.end(), [&](const Tool& a, const Tool& b) {
+    return domain_rank(a) < domain_rank(b);
+  });
   tools_.reserve(tools.size());
   for (auto& t : tools) {
     RegisteredTool r;

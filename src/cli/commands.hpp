@@ -7,5 +7,6 @@ namespace toolcalc::cli {
 void add_serve_command(CLI::App& app);
 void add_tools_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_openapi_command(CLI::App& app);
 
 }  // namespace toolcalc::cli

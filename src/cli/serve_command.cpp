@@ -51,7 +51,8 @@ void serve(const ServeFlags& flags) {
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   api::Service service(*registry, accounts.access(), clock,
-                       {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr});
+                       {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
+                        config.mcp_allowed_origins});
 
   http::ServerOptions options;
   options.host = config.host;

@@ -79,7 +79,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   if (const toml::table* s = root["server"].as_table()) {
     check_known(*s, "server", {"listen", "threads", "base_path", "max_connections",
                                "read_timeout_s", "idle_timeout_s", "shutdown_grace_s",
-                               "access_log"});
+                               "access_log", "mcp_allowed_origins"});
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
@@ -91,6 +91,17 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");
       config.access_log = *v;
+    }
+    if (const toml::node* n = s->get("mcp_allowed_origins")) {
+      const std::string bad = "config: server.mcp_allowed_origins must be an array of strings";
+      const toml::array* list = n->as_array();
+      if (!list) throw std::runtime_error(bad);
+      config.mcp_allowed_origins.clear();
+      for (const auto& item : *list) {
+        const auto v = item.value<std::string>();
+        if (!v || v->empty()) throw std::runtime_error(bad);
+        config.mcp_allowed_origins.push_back(*v);
+      }
     }
   }
   if (const toml::table* s = root["store"].as_table()) {

@@ -22,6 +22,7 @@ struct ServiceConfig {
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;
   bool access_log = true;  // JSON lines on stdout
+  std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // [store]
   std::filesystem::path data_dir = "var";
   int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9

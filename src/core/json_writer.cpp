@@ -6,10 +6,40 @@
 
 namespace toolcalc {
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms,
+// no surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const auto cont = [&](size_t k) { return i + k < s.size() && (b(k) & 0xC0) == 0x80; };
+  const unsigned char c = b(0);
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && b(1) < 0xA0) return 0;   // overlong
+    if (c == 0xED && b(1) >= 0xA0) return 0;  // UTF-16 surrogate
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && b(1) < 0x90) return 0;   // overlong
+    if (c == 0xF4 && b(1) >= 0x90) return 0;  // above U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+// Strings can carry client bytes (a request path in the access log, a query value in a
+// message), which need not be UTF-8. JSON text must be (RFC 8259 §8.1), so a byte that
+// does not start a well-formed sequence is written as U+FFFD instead of being copied.
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
     switch (c) {
       case '"': out += "\\\""; break;
@@ -22,8 +52,13 @@ void append_json_string(std::string& out, std::string_view s) {
           out += "\\u00";
           out += hex[u >> 4];
           out += hex[u & 0xF];
-        } else {
+        } else if (u < 0x80) {
           out += c;
+        } else if (const size_t n = utf8_sequence_length(s, i); n > 0) {
+          out.append(s.data() + i, n);
+          i += n - 1;
+        } else {
+          out += "\\ufffd";
         }
     }
   }

@@ -129,6 +129,8 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     if (auto it = req.find(bhttp::field::authorization); it != req.end())
       request.authorization = std::string_view(it->value());
     request.origin = field_or_empty(req, bhttp::field::origin);
+    if (auto it = req.find("MCP-Protocol-Version"); it != req.end())
+      request.mcp_protocol_version = std::string_view(it->value());
     request.body = req.body();
     request.peer_ip = state.peer_ip;
 

@@ -9,6 +9,7 @@ namespace {
 std::string_view reason(int status) {
   switch (status) {
     case 200: return "OK";
+    case 202: return "Accepted";
     case 204: return "No Content";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";

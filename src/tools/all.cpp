@@ -10,6 +10,18 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_mosfet_thermal_junction());
   tools.push_back(make_pcb_trace_width());
   tools.push_back(make_llm_api_cost_calculator(context));
+  tools.push_back(make_via_current_capacity());
+  tools.push_back(make_microstrip_impedance());
+  tools.push_back(make_trace_resistance());
+  tools.push_back(make_data_transfer_time());
+  tools.push_back(make_hash_collision_probability());
+  tools.push_back(make_littles_law_concurrency());
+  tools.push_back(make_uart_baud_error());
+  tools.push_back(make_i2c_pullup_resistor());
+  tools.push_back(make_adc_resolution());
+  tools.push_back(make_voltage_divider());
+  tools.push_back(make_led_series_resistor());
+  tools.push_back(make_rc_filter());
   // Each tool helper adds its line here.
   return tools;
 }

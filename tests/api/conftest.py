@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import contract
 from support import (BIN, BOGUS_KEY, CONFIG_TOML, KEYS_AVAILABLE, NO_KEYS_REASON,
                      SESSION_KEYS, Client, Server, create_key)
 
@@ -14,6 +15,38 @@ from support import (BIN, BOGUS_KEY, CONFIG_TOML, KEYS_AVAILABLE, NO_KEYS_REASON
 def pytest_report_header(config):
     return [f"toolcalc binary: {BIN}",
             f"keys CLI: {'available' if KEYS_AVAILABLE else 'NOT available - ' + NO_KEYS_REASON}"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "load: the 30 s wrk load run (test_load.py); skip with SKIP_LOAD=1 or "
+                   "-m 'not load', shorten with LOAD_SECONDS=N")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not contract.ENABLED:
+        return
+    for item in items:
+        module = item.fspath.basename
+        if module in contract.SKIPPED_MODULES:
+            item.add_marker(pytest.mark.skip(reason="contract mode: " +
+                                             contract.SKIPPED_MODULES[module]))
+        elif "api" not in item.fixturenames:
+            item.add_marker(pytest.mark.skip(reason=contract.NOT_SHARED_REASON))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if contract.ENABLED:
+        s = contract.Stats
+        terminalreporter.write_line(
+            f"contract (Prism --errors): {s.relayed} responses checked against the OpenAPI "
+            f"document, {s.refused} requests outside it answered directly, {s.raw_direct} "
+            f"raw-byte requests sent directly, {len(s.violations)} violations")
+        if s.refused_by:
+            terminalreporter.write_line("  outside the document, by Prism's reason: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(s.refused_by.items())))
+        for what, detail in s.violations:
+            terminalreporter.write_line(f"  violation: {what}: {str(detail)[:1000]}")
 
 
 def pytest_sessionstart(session):
@@ -43,13 +76,22 @@ def api(shared_data_dir, config_file):
     else:
         keys = {label: BOGUS_KEY for label in SESSION_KEYS}
     server = Server(shared_data_dir, config_file).start()
-    client = Client(server, keys, accounts=KEYS_AVAILABLE)
+    proxy = None
+    if contract.ENABLED:  # issue 7 point 3: the same suite through Prism
+        try:
+            proxy = contract.PrismProxy(server, shared_data_dir.parent / "contract").start()
+        except BaseException:
+            server.kill()
+            raise
+    client = Client(server, keys, accounts=KEYS_AVAILABLE, proxy=proxy)
     client.data_dir = shared_data_dir
     client.config = config_file
     try:
         yield client
     finally:
         client.session.close()
+        if proxy:
+            proxy.stop()
         rc = server.stop(timeout=15)
     assert rc == 0, f"shared server exited {rc} after SIGTERM; stderr: {server.stderr_lines}"
     assert server.wait_for_line(r"toolcalc stopped", timeout=2), server.stdout_lines

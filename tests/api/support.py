@@ -252,14 +252,17 @@ class Server:
 
 
 class Client:
-    """A keep-alive HTTP client bound to one server and a set of keys."""
+    """A keep-alive HTTP client bound to one server and a set of keys. With `proxy` (contract
+    mode, tests/api/contract.py) requests go through Prism, which checks them and the
+    responses against the OpenAPI document."""
 
     DEFAULT = object()
 
-    def __init__(self, server, keys=None, accounts=False):
+    def __init__(self, server, keys=None, accounts=False, proxy=None):
         self.server = server
         self.keys = keys or {}
         self.accounts = accounts
+        self.proxy = proxy
         self.session = requests.Session()
 
     @property
@@ -276,9 +279,19 @@ class Client:
             h.update(headers)
         return h
 
+    def _send(self, method, path, raw_bytes=False, **kw):
+        def direct():
+            return self.session.request(method, self.server.url(path), timeout=10, **kw)
+        if self.proxy is None:
+            return direct()
+        if raw_bytes:
+            from contract import Stats
+            Stats.raw_direct += 1
+            return direct()
+        return self.proxy.send(method, path, direct, **kw)
+
     def get(self, path, key=None, headers=None, **kw):
-        return self.session.get(self.server.url(path), headers=self._headers(key, headers),
-                                timeout=10, **kw)
+        return self._send("GET", path, headers=self._headers(key, headers), **kw)
 
     def post(self, path, body=None, key=DEFAULT, content_type="application/json",
              headers=None, raw=None):
@@ -288,11 +301,11 @@ class Client:
         data = raw if raw is not None else json.dumps(body if body is not None else {})
         if isinstance(data, str):
             data = data.encode()
-        return self.session.post(self.server.url(path), data=data, headers=h, timeout=10)
+        return self._send("POST", path, raw_bytes=raw is not None, data=data, headers=h)
 
     def request(self, method, path, key=None, headers=None, data=None):
-        return self.session.request(method, self.server.url(path),
-                                    headers=self._headers(key, headers), data=data, timeout=10)
+        return self._send(method, path, raw_bytes=data is not None,
+                          headers=self._headers(key, headers), data=data)
 
     def service_version(self):
         return self.get("/v1/health").json()["result"]["version"]

@@ -2,6 +2,7 @@
 // defaults lie within bounds and enum defaults are among the options.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -85,4 +86,16 @@ TEST(Domains, MalformedFileIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("missing display_name"), std::string::npos) << e.what();
   }
   EXPECT_THROW(catalog::parse_domains("[[domain]\n", "domains.toml"), std::runtime_error);
+}
+
+TEST(Registry, ToolsAreInDomainOrderWhateverTheRegistrationOrder) {
+  auto tools = tools::all_tools({kSource / "catalog"});
+  std::reverse(tools.begin(), tools.end());
+  const auto domains = catalog::load_domains(kSource / "catalog" / "domains.toml");
+  const catalog::Registry registry(std::move(tools), domains);
+  size_t rank = 0;
+  for (const auto& t : registry.tools()) {
+    while (rank < domains.size() && domains[rank].name != t.tool.descriptor.domain) ++rank;
+    ASSERT_LT(rank, domains.size()) << t.tool.descriptor.slug << " out of domain order";
+  }
 }

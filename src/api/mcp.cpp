@@ -1,0 +1,310 @@
+#include "api/mcp.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+#include "api/service.hpp"
+#include "api/service_context.hpp"
+#include "catalog/json_schema.hpp"
+#include "core/json_writer.hpp"
+
+namespace toolcalc::api {
+namespace mcp {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+std::string tool_name(const catalog::ToolDescriptor& tool) {
+  return tool.domain + "_" + tool.slug;
+}
+
+ToolIndex::ToolIndex(const catalog::Registry& registry) {
+  JsonWriter w(list_result_);
+  w.begin_object().key("tools").begin_array();
+  for (const auto& r : registry.tools()) {
+    const auto& t = r.tool.descriptor;
+    const std::string name = tool_name(t);
+    by_name_[name] = &r;
+    w.begin_object().field("name", name).field("title", t.name);
+    std::string description = t.description;
+    if (t.standard) description += " Standard: " + *t.standard + ".";
+    description +=
+        " Number outputs are rounded to the stated decimal places; each successful "
+        "call uses one unit of the caller's monthly quota.";
+    w.field("description", description);
+    w.key("inputSchema");
+    catalog::write_input_schema(w, t);
+    w.key("outputSchema");
+    catalog::write_output_schema(w, t);
+    // Pure calculations: nothing changes, the same inputs give the same result, and no
+    // outside system is reached.
+    w.key("annotations").begin_object().field("title", t.name).field("readOnlyHint", true);
+    w.field("destructiveHint", false).field("idempotentHint", true);
+    w.field("openWorldHint", false).end_object();
+    w.end_object();
+  }
+  w.end_array().end_object();
+}
+
+const catalog::RegisteredTool* ToolIndex::find(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+std::string ToolIndex::suggest(std::string_view name) const {
+  for (const auto& [canonical, r] : by_name_) {
+    const auto& t = r->tool.descriptor;
+    if (name == t.slug || name == t.domain + "." + t.slug || name == t.domain + "/" + t.slug ||
+        name == t.endpoint())
+      return canonical;
+  }
+  return {};
+}
+
+bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed) {
+  if (origin.empty()) return true;
+  const std::string o = lower(origin);
+  for (const auto& a : allowed)
+    if (lower(a) == o) return true;
+  std::string_view rest = o;
+  if (rest.substr(0, 7) == "http://")
+    rest.remove_prefix(7);
+  else if (rest.substr(0, 8) == "https://")
+    rest.remove_prefix(8);
+  else
+    return false;
+  std::string_view host = rest;
+  if (!host.empty() && host.front() == '[') {
+    const size_t close = host.find(']');
+    if (close == std::string_view::npos) return false;
+    rest = host.substr(close + 1);
+    host = host.substr(0, close + 1);
+  } else {
+    const size_t colon = host.find(':');
+    rest = colon == std::string_view::npos ? std::string_view{} : host.substr(colon);
+    host = host.substr(0, colon);
+  }
+  if (!rest.empty()) {  // ":port" and nothing else
+    if (rest.front() != ':' || rest.size() < 2 || rest.size() > 6) return false;
+    for (char c : rest.substr(1))
+      if (c < '0' || c > '9') return false;
+  }
+  return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+}
+
+std::string error_body(const ApiError& error, std::string_view id_json,
+                       std::string_view request_id) {
+  std::string s;
+  s.reserve(160 + error.message.size());
+  JsonWriter w(s);
+  w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
+  w.key("error").begin_object().field("code", error.code == "INTERNAL" ? -32603 : -32000);
+  w.field("message", error.message);
+  w.key("data").begin_object().field("code", error.code).field("request_id", request_id);
+  if (!error.field.empty()) w.field("field", error.field);
+  w.end_object().end_object().end_object();
+  return s;
+}
+
+}  // namespace mcp
+
+namespace {
+
+namespace json = boost::json;
+
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+
+std::string rpc_error(std::string_view id_json, int code, std::string_view message) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
+  w.key("error").begin_object().field("code", code).field("message", message).end_object();
+  w.end_object();
+  return s;
+}
+
+std::string rpc_result(std::string_view id_json, std::string_view result_json) {
+  std::string s;
+  s.reserve(48 + result_json.size());
+  JsonWriter w(s);
+  w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
+  w.key("result").raw(result_json).end_object();
+  return s;
+}
+
+std::string_view negotiate(std::string_view requested) {
+  for (auto v : mcp::kProtocolVersions)
+    if (v == requested) return v;
+  return mcp::kProtocolVersions[0];
+}
+
+// A JSON-RPC id is a string or an integer (MCP: never null; fractions are not ids).
+bool valid_id(const json::value& id) {
+  return id.is_string() || id.is_int64() || id.is_uint64();
+}
+
+}  // namespace
+
+void Service::mcp_endpoint(Context& ctx) {
+  Response& res = ctx.res;
+  auto reply = [&](int status, std::string body) {
+    res.status = status;
+    res.body = std::move(body);
+  };
+
+  // Transport rules first: DNS-rebinding guard, then the media type.
+  if (!mcp::origin_allowed(ctx.req.origin, options_.mcp_allowed_origins))
+    return ctx.fail(
+        {403,
+         "FORBIDDEN",
+         "origin '" + std::string(ctx.req.origin.substr(0, 200)) + "' may not use the MCP endpoint",
+         {}});
+  if (!is_json_media_type(ctx.req.content_type))
+    return ctx.fail({415,
+                     "UNSUPPORTED_MEDIA_TYPE",
+                     "send one JSON-RPC message with Content-Type: application/json",
+                     {}});
+
+  // Streamable HTTP: a request after initialisation names the negotiated version; an
+  // unsupported one is 400 (absent is accepted, as the transport spec allows).
+  if (const auto v = ctx.req.mcp_protocol_version; !v.empty()) {
+    bool supported = false;
+    for (auto known : mcp::kProtocolVersions) supported = supported || known == v;
+    if (!supported)
+      return reply(400, rpc_error("null", kInvalidRequest,
+                                  "unsupported MCP-Protocol-Version '" +
+                                      std::string(v.substr(0, 40)) + "'"));
+  }
+
+  json::error_code ec;
+  const json::value message = json::parse(ctx.req.body, ec);
+  if (ec) return reply(400, rpc_error("null", kParseError, "parse error: the body is not JSON"));
+  if (message.is_array())
+    return reply(400, rpc_error("null", kInvalidRequest,
+                                "batches are not supported: send one JSON-RPC message per POST"));
+  if (!message.is_object())
+    return reply(400, rpc_error("null", kInvalidRequest, "a JSON-RPC message is a JSON object"));
+  const json::object& msg = message.get_object();
+
+  const json::value* jsonrpc = msg.if_contains("jsonrpc");
+  if (!jsonrpc || !jsonrpc->is_string() || jsonrpc->get_string() != "2.0")
+    return reply(400, rpc_error("null", kInvalidRequest, "\"jsonrpc\" must be \"2.0\""));
+  const json::value* id = msg.if_contains("id");
+  if (id && !valid_id(*id))
+    return reply(400, rpc_error("null", kInvalidRequest, "\"id\" must be a string or an integer"));
+  if (id) ctx.mcp_id = json::serialize(*id);
+
+  const json::value* method_value = msg.if_contains("method");
+  if (!method_value) {
+    // A response to a request of ours: we send none, so there is nothing to match; accept.
+    if (id && (msg.contains("result") || msg.contains("error"))) return reply(202, {});
+    return reply(400, rpc_error(ctx.mcp_id, kInvalidRequest, "\"method\" is required"));
+  }
+  if (!method_value->is_string())
+    return reply(400, rpc_error(ctx.mcp_id, kInvalidRequest, "\"method\" must be a string"));
+  const std::string_view method = method_value->get_string();
+  // Notifications (notifications/initialized, cancelled, …) need no answer.
+  if (!id) return reply(202, {});
+
+  const json::value* params_value = msg.if_contains("params");
+  if (params_value && !params_value->is_object())
+    return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "\"params\" must be an object"));
+  static const json::object kNoParams;
+  const json::object& params = params_value ? params_value->get_object() : kNoParams;
+
+  if (method == "initialize") {
+    const json::value* version = params.if_contains("protocolVersion");
+    if (!version || !version->is_string())
+      return reply(200, rpc_error(ctx.mcp_id, kInvalidParams,
+                                  "params.protocolVersion (a string) is required"));
+    std::string result;
+    JsonWriter w(result);
+    w.begin_object().field("protocolVersion", negotiate(version->get_string()));
+    w.key("capabilities").begin_object().key("tools").begin_object().end_object().end_object();
+    w.key("serverInfo").begin_object().field("name", "toolcalc").field("title", "toolcalc");
+    w.field("version", options_.version).end_object();
+    w.field("instructions",
+            "Engineering and cost calculators. Each tool takes the inputs of its inputSchema "
+            "(bounds are inclusive; omitted optional inputs take their defaults) and returns "
+            "structuredContent matching its outputSchema. Invalid inputs come back as a tool "
+            "error naming the input and the bound, so the call can be corrected and retried.");
+    w.end_object();
+    return reply(200, rpc_result(ctx.mcp_id, result));
+  }
+  if (method == "ping") return reply(200, rpc_result(ctx.mcp_id, "{}"));
+  if (method == "tools/list") return reply(200, rpc_result(ctx.mcp_id, mcp_tools_.list_result()));
+  if (method != "tools/call")
+    return reply(200, rpc_error(ctx.mcp_id, kMethodNotFound,
+                                "method not found: " + std::string(method.substr(0, 100))));
+
+  // tools/call: the protocol errors first (like 404 before 401 on REST), then the key.
+  const json::value* name_value = params.if_contains("name");
+  if (!name_value || !name_value->is_string())
+    return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "params.name (a string) is required"));
+  const std::string_view name = name_value->get_string();
+  const catalog::RegisteredTool* registered = mcp_tools_.find(name);
+  if (!registered) {
+    std::string msg = "unknown tool '" + std::string(name.substr(0, 200)) + "'";
+    if (const std::string hint = mcp_tools_.suggest(name); !hint.empty())
+      msg += "; did you mean '" + hint + "'?";
+    else
+      msg += " (tools/list names every tool)";
+    return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, msg));
+  }
+  const json::value* arguments = params.if_contains("arguments");
+  if (arguments && !arguments->is_object())
+    return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "params.arguments must be an object"));
+  const catalog::Tool& tool = registered->tool;
+  ctx.tool = &tool.descriptor;
+  if (ctx.caller.anonymous) {
+    res.set_header("WWW-Authenticate", "Bearer");
+    return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
+  }
+
+  // The arguments go through the REST body path (parse, validate, quota, compute, render).
+  const std::string body = arguments ? json::serialize(*arguments) : std::string("{}");
+  std::string result_json;
+  accounts::QuotaReservation quota;
+  ApiError error;
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object();
+  if (run_tool(ctx, tool, body, result_json, quota, error)) {
+    w.key("content").begin_array().begin_object().field("type", "text");
+    w.field("text", result_json).end_object().end_array();
+    w.key("structuredContent").raw(result_json).field("isError", false);
+    w.key("_meta").begin_object().field("toolcalc/request_id", res.request_id);
+    w.key("toolcalc/quota_remaining");
+    if (quota.unlimited)
+      w.null();
+    else
+      w.integer(quota.remaining);
+    w.end_object();
+  } else if (error.status == 400 || error.status == 422) {
+    // Tool execution errors: the model reads the message and can correct the call.
+    w.key("content").begin_array().begin_object().field("type", "text");
+    w.field("text", error.message).end_object().end_array();
+    w.field("isError", true);
+    w.key("_meta").begin_object().field("toolcalc/request_id", res.request_id);
+    w.key("toolcalc/error").begin_object().field("code", error.code);
+    if (!error.field.empty()) w.field("field", error.field);
+    w.end_object().end_object();
+  } else {
+    return ctx.fail(error);  // 429 QUOTA_EXCEEDED (Retry-After is set), as on REST
+  }
+  w.end_object();
+  reply(200, rpc_result(ctx.mcp_id, result));
+}
+
+}  // namespace toolcalc::api

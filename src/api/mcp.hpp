@@ -1,0 +1,52 @@
+#pragma once
+// The Model Context Protocol front (issue 7 point 4): the registry's tools for agents over
+// Streamable HTTP at {base}/mcp, JSON responses only. Service::mcp_endpoint (mcp.cpp)
+// parses one JSON-RPC message per POST and runs tools/call through Service::run_tool, the
+// execute path of the REST API. What is here is the part without a request: tool names,
+// the tools/list result rendered once, the Origin rule and the JSON-RPC error body.
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "catalog/registry.hpp"
+#include "core/api_error.hpp"
+
+namespace toolcalc::api::mcp {
+
+// Protocol revisions this server speaks, newest first. initialize answers with the
+// client's version when it is one of these, else with the newest.
+inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18"};
+
+// "{domain}_{slug}", e.g. "iot-mcu_mcu-deep-sleep-battery". MCP (2025-11-25) allows
+// [A-Za-z0-9_.-]{1,128}; we keep to [A-Za-z0-9_-]{1,64} — no dot — because several
+// clients and the function-calling APIs of language models accept only that.
+std::string tool_name(const catalog::ToolDescriptor& tool);
+
+class ToolIndex {
+ public:
+  explicit ToolIndex(const catalog::Registry& registry);
+  const catalog::RegisteredTool* find(std::string_view name) const;
+  // A hint for a name that is not a tool but names one another way ("domain.slug",
+  // "domain/slug" or the bare slug): the right name, or "".
+  std::string suggest(std::string_view name) const;
+  // {"tools":[{name,title,description,inputSchema,outputSchema,annotations}…]}
+  const std::string& list_result() const { return list_result_; }
+
+ private:
+  std::unordered_map<std::string, const catalog::RegisteredTool*> by_name_;
+  std::string list_result_;
+};
+
+// No Origin header (non-browser clients) → allowed. Otherwise the origin must be a
+// loopback one (http or https; localhost, 127.0.0.1 or [::1], any port) or equal, ignoring
+// case, one of `allowed` (e.g. "https://app.example.com"). "null" is never allowed.
+bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed);
+
+// A refusal of the HTTP request (401, 403, 405, 415, 429, 500) as a JSON-RPC error
+// response: code -32603 for INTERNAL, else -32000, with data {code, request_id, field?}.
+// `id_json` is the request's id as JSON, or "null" before the body was read.
+std::string error_body(const ApiError& error, std::string_view id_json,
+                       std::string_view request_id);
+
+}  // namespace toolcalc::api::mcp

@@ -1,0 +1,44 @@
+#pragma once
+// The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
+#include <chrono>
+#include <string>
+
+#include "accounts/access_control.hpp"
+#include "api/envelope.hpp"
+#include "api/mcp.hpp"
+#include "api/request.hpp"
+#include "api/response.hpp"
+#include "api/routes.hpp"
+#include "catalog/descriptor.hpp"
+#include "core/api_error.hpp"
+
+namespace toolcalc::api {
+
+// application/json with optional parameters, case-insensitive (service.cpp).
+bool is_json_media_type(std::string_view content_type);
+
+struct ServiceContext {
+  const Request& req;
+  Response& res;
+  Route route;
+  accounts::Caller caller;
+  accounts::RateDecision rate;
+  bool rate_known = false;
+  const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
+  std::chrono::steady_clock::time_point started;
+  std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
+
+  // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
+  // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
+  void fail(const ApiError& error) {
+    res.status = error.status;
+    res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)
+                                            : error_body(error, res.request_id);
+  }
+  void ok_result(std::string_view result_json) {
+    res.status = 200;
+    res.body = result_body(result_json, res.request_id);
+  }
+};
+
+}  // namespace toolcalc::api

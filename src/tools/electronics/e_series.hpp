@@ -1,0 +1,17 @@
+#pragma once
+// IEC 60063:2015 preferred-number series (E12, E24, E96), shared by the tools that round a
+// resistance to a part you can buy. Values are three significant digits: value × 100 in the
+// decade 1 … 10. The tests of voltage-divider and led-series-resistor check every entry
+// against the standard's list.
+#include <span>
+#include <string_view>
+
+namespace toolcalc::tools::e_series {
+
+// "E12", "E24" or "E96" (anything else: E24, the descriptor's enum prevents it).
+std::span<const int> series(std::string_view name);
+
+// mantissa·10^exponent as the double nearest the decimal value (both factors exact).
+double preferred_value(int mantissa, int exponent);
+
+}  // namespace toolcalc::tools::e_series

@@ -1,0 +1,173 @@
+// Via current capacity: the IPC-2221 current-capacity curve applied to the plated barrel of a
+// via, as in KiCad's pcb_calculator via panel. Formula, references and worked examples:
+// docs/tools/via-current-capacity.md.
+#include <cmath>
+#include <numbers>
+
+#include "core/decimal.hpp"
+#include "tools/tool_factories.hpp"
+
+namespace toolcalc::tools {
+namespace {
+
+using namespace catalog;
+
+// IPC-2221 §6.2 curve fit, I = k·ΔT^0.44·A^0.725 (A in mil², ΔT in °C, I in A). A via
+// barrel runs from an outer layer to an outer layer through the laminate; like KiCad, we use
+// the external-layer k (common practice; see the doc page for why and for its limits).
+constexpr double kExternal = 0.048;
+constexpr double kTempExponent = 0.44;
+constexpr double kAreaExponent = 0.725;
+// The IPC-2221 charts stop at 35 A; beyond that the curve fit is an extrapolation.
+constexpr double kMaxChartCurrentA = 35;
+constexpr double kMmPerMil = 0.0254;
+// Annealed copper at 20 °C (IEC 60028), the value KiCad uses; plated copper is close to it.
+constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
+
+ToolDescriptor descriptor() {
+  ToolDescriptor t;
+  t.slug = "via-current-capacity";
+  t.domain = "pcb-design";
+  t.version = "1.0.0";
+  t.name = "Via Current Capacity (IPC-2221)";
+  t.description =
+      "Current a plated via can carry for an allowed temperature rise, from the IPC-2221 "
+      "current-capacity curve applied to the copper cross-section of the via barrel; with the "
+      "total for several vias in parallel and the barrel's resistance, voltage drop and power "
+      "loss at that current.";
+  t.standard = "IPC-2221";
+  auto number = [](std::string key, std::string label, std::string unit, std::string help,
+                   double min, double max, double step, double def) {
+    InputDescriptor in;
+    in.key = std::move(key);
+    in.label = std::move(label);
+    in.type = InputType::Number;
+    in.unit = std::move(unit);
+    in.help = std::move(help);
+    in.min = min;
+    in.max = max;
+    in.step = step;
+    in.default_value = def;
+    return in;
+  };
+  InputDescriptor count = number(
+      "via_count", "Number of vias", "",
+      "Identical vias sharing the current in parallel. Assumes they are spaced far enough apart "
+      "(more than about one hole diameter) not to heat each other.",
+      1, 1000, 1, 1);
+  count.type = InputType::Integer;
+  count.required = false;
+  t.inputs = {
+      number("hole_diameter_mm", "Finished hole diameter", "mm",
+             "Via hole size as drawn in the PCB design (the finished, plated hole). The fab "
+             "drills about two plating thicknesses larger, so the copper barrel lies between "
+             "this diameter and the diameter plus twice the plating thickness.",
+             0.1, 3, 0.05, 0.3),
+      number("plating_thickness_um", "Barrel plating thickness", "µm",
+             "Copper plated on the hole wall. IPC-6012 requires an average of at least 20 µm "
+             "(class 2) or 25 µm (class 3); ask your fab what it plates.",
+             10, 100, 1, 25),
+      number("board_thickness_mm", "Board thickness (barrel length)", "mm",
+             "Length of the plated barrel: the board thickness for a through via, the span of "
+             "layers it connects for a blind or buried via. Used only for the resistance.",
+             0.1, 10, 0.1, 1.6),
+      number("temp_rise_c", "Temperature rise", "°C",
+             "Allowed steady-state rise of the via above the board's ambient temperature. "
+             "10 °C is a common conservative choice.",
+             1, 100, 1, 10),
+      count,
+  };
+  auto out = [](std::string key, std::string label, std::string unit, int precision) {
+    OutputDescriptor o;
+    o.key = std::move(key);
+    o.label = std::move(label);
+    o.type = OutputType::Number;
+    o.unit = std::move(unit);
+    o.precision = precision;
+    return o;
+  };
+  t.outputs = {
+      out("cross_section_mil2", "Barrel copper cross-section", "mil²", 1),
+      out("cross_section_mm2", "Barrel copper cross-section", "mm²", 5),
+      out("current_per_via_a", "Current capacity per via", "A", 2),
+      out("total_current_a", "Current capacity of all vias", "A", 2),
+      out("resistance_per_via_mohm", "Barrel resistance per via (20 °C)", "mΩ", 4),
+      out("resistance_total_mohm", "Resistance of the vias in parallel (20 °C)", "mΩ", 5),
+      out("voltage_drop_mv", "Voltage drop at the rated current", "mV", 3),
+      out("power_loss_mw", "Power loss of all vias at the rated current", "mW", 3),
+  };
+  t.references = {
+      "IPC-2221B, \"Generic Standard on Printed Board Design\", section 6.2 (conductor "
+      "current-carrying capacity, figure 6-4)",
+      "IPC-6012, \"Qualification and Performance Specification for Rigid Printed Boards\" "
+      "(minimum plated-hole copper: 20 µm average for class 2, 25 µm for class 3)",
+      "KiCad pcb_calculator, via size panel (pcb_calculator/calculator_panels/"
+      "panel_via_size.cpp): barrel area π·(d + t)·t, ampacity 0.048·ΔT^0.44·A^0.725, "
+      "R = ρ·L/A with ρ = 1.72e-8 Ω·m",
+      "D. Brooks, \"Current Carrying Capacity of Vias — Some Conceptual Observations\", "
+      "UltraCAD Design (why the trace formula is a conservative estimate for a via barrel)",
+      "Saturn PCB Design, Saturn PCB Toolkit documentation, via properties (IPC-2221 via "
+      "current from the barrel cross-section)",
+      "IEC 60028, \"International standard of resistance for copper\" (annealed copper, "
+      "1.7241e-8 Ω·m at 20 °C)",
+  };
+  t.examples = {
+      {"Defaults: 0.3 mm via, 25 µm plating, 1.6 mm board, 10 °C rise",
+       R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
+       R"("temp_rise_c":10,"via_count":1})"},
+      {"Four 0.3 mm vias in parallel for a power connection",
+       R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
+       R"("temp_rise_c":10,"via_count":4})"},
+      {"KiCad's via calculator defaults: 0.4 mm hole, 35 µm plating",
+       R"({"hole_diameter_mm":0.4,"plating_thickness_um":35,"board_thickness_mm":1.6,)"
+       R"("temp_rise_c":10})"},
+  };
+  return t;
+}
+
+ComputeResult compute(const Inputs& in) {
+  const double hole_mm = in.number("hole_diameter_mm");
+  const double plating_mm = in.number("plating_thickness_um") / 1000.0;
+  const double rise_c = in.number("temp_rise_c");
+  const double vias = in.number("via_count");
+  // Annulus between the finished hole d and d + 2t: π·((d + 2t)² − d²)/4 = π·(d + t)·t.
+  const double area_mm2 = std::numbers::pi * (hole_mm + plating_mm) * plating_mm;
+  const double area_mil2 = area_mm2 / (kMmPerMil * kMmPerMil);
+  const double per_via_a =
+      kExternal * std::pow(rise_c, kTempExponent) * std::pow(area_mil2, kAreaExponent);
+  if (per_via_a > kMaxChartCurrentA) {
+    std::string msg = "temp_rise_c of ";
+    append_shortest(msg, rise_c);
+    msg += " °C gives ";
+    append_fixed(msg, per_via_a, 2);
+    msg += " A per via (barrel cross-section ";
+    append_fixed(msg, area_mil2, 1);
+    msg +=
+        " mil²), beyond the IPC-2221 charts (at most 35 A); choose a smaller temp_rise_c, or "
+        "share the current over more, smaller vias";
+    return ToolError{"temp_rise_c", std::move(msg)};
+  }
+  // R = ρ·L/A with L and A in metres; every via carries the same current, so the drop
+  // across the group is the drop across one via.
+  const double resistance_ohm =
+      kCopperResistivity * (in.number("board_thickness_mm") / 1000.0) / (area_mm2 * 1e-6);
+  const double drop_v = per_via_a * resistance_ohm;
+  Outputs out;
+  out.set("cross_section_mil2", area_mil2)
+      .set("cross_section_mm2", area_mm2)
+      .set("current_per_via_a", per_via_a)
+      .set("total_current_a", vias * per_via_a)
+      .set("resistance_per_via_mohm", resistance_ohm * 1000.0)
+      .set("resistance_total_mohm", resistance_ohm * 1000.0 / vias)
+      .set("voltage_drop_mv", drop_v * 1000.0)
+      .set("power_loss_mw", vias * per_via_a * drop_v * 1000.0);
+  return out;
+}
+
+}  // namespace
+
+Tool make_via_current_capacity() {
+  return Tool{descriptor(), compute};
+}
+
+}  // namespace toolcalc::tools

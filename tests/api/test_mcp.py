@@ -1,0 +1,166 @@
+"""The MCP endpoint (issue 7 point 4), black-box over HTTP: Streamable HTTP with JSON
+responses, version negotiation, 202 for notifications, GET 405, tool names, tools/call on
+the REST execute path (key, rate limit, quota), tool errors, the Origin rule and JSON-RPC
+errors. The official SDK client is exercised by `make mcp-test` (tests/node)."""
+import json
+import time
+
+import pytest
+
+from support import (BATTERY, BATTERY_DEFAULTS, COST, COST_REQUIRED, KEYS_AVAILABLE,
+                     NO_KEYS_REASON, BOGUS_KEY, check_common_headers, check_success,
+                     create_key)
+
+MCP = "/mcp"
+BATTERY_TOOL = "iot-mcu_mcu-deep-sleep-battery"
+
+
+def rpc(method, params=None, id=1):
+    msg = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+@pytest.fixture(scope="module")
+def mcp_key(api):
+    """A key of this module's own, so its quota can be followed exactly."""
+    if not KEYS_AVAILABLE:
+        pytest.skip(NO_KEYS_REASON)
+    key = create_key(api.data_dir, api.config, "big", label="mcp tests")
+    deadline = time.monotonic() + 5
+    while api.get("/v1/me", key=key).status_code != 200:
+        assert time.monotonic() < deadline, "new key not accepted within 5 s"
+        time.sleep(0.1)
+    return key
+
+
+def call(api, key, name, arguments, id=7):
+    return api.post(MCP, rpc("tools/call", {"name": name, "arguments": arguments}, id), key=key)
+
+
+@pytest.mark.parametrize("asked,answered", [("2025-06-18", "2025-06-18"),
+                                            ("2025-11-25", "2025-11-25"),
+                                            ("2024-11-05", "2025-11-25")])
+def test_initialize(api, asked, answered, service_version):
+    r = api.post(MCP, rpc("initialize", {"protocolVersion": asked, "capabilities": {},
+                                         "clientInfo": {"name": "pytest", "version": "1"}}),
+                 key=None)
+    assert r.status_code == 200, r.text
+    check_common_headers(r, api.accounts, service_version=service_version)
+    body = r.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] == 1
+    res = body["result"]
+    assert res["protocolVersion"] == answered
+    assert res["capabilities"] == {"tools": {}}
+    assert res["serverInfo"]["name"] == "toolcalc"
+    assert res["serverInfo"]["version"] == service_version
+    assert "Mcp-Session-Id" not in r.headers
+
+
+def test_notification_is_202_without_body(api):
+    r = api.post(MCP, {"jsonrpc": "2.0", "method": "notifications/initialized"}, key=None)
+    assert r.status_code == 202
+    assert r.content == b""
+    assert r.headers.get("X-Request-ID")
+
+
+def test_get_is_405(api):
+    r = api.get(MCP)
+    assert r.status_code == 405
+    assert r.headers["Allow"] == "POST, OPTIONS"
+    assert r.json()["error"]["data"]["code"] == "METHOD_NOT_ALLOWED"
+
+
+def test_tools_list_names_every_tool(api):
+    r = api.post(MCP, rpc("tools/list"), key=None)
+    assert r.status_code == 200, r.text
+    tools = r.json()["result"]["tools"]
+    items = api.get("/v1/tools?limit=100").json()["result"]["items"]
+    assert [t["name"] for t in tools] == [f"{i['domain']}_{i['tool']}" for i in items]
+    for t in tools:
+        assert len(t["name"]) <= 64 and all(c.isalnum() or c in "_-" for c in t["name"])
+        assert t["inputSchema"]["type"] == "object"
+        assert t["outputSchema"]["type"] == "object"
+        assert t["annotations"]["readOnlyHint"] is True
+
+
+def test_tools_call_matches_rest_and_uses_quota(api, mcp_key):
+    r = call(api, mcp_key, BATTERY_TOOL, BATTERY_DEFAULTS)
+    assert r.status_code == 200, r.text
+    assert r.headers["X-Tool-Version"] == "1.0.0"
+    res = r.json()["result"]
+    rest = check_success(api.post(BATTERY, BATTERY_DEFAULTS, key=mcp_key), True)
+    assert res["isError"] is False
+    assert res["structuredContent"] == rest["result"]
+    assert [c["type"] for c in res["content"]] == ["text"]
+    assert json.loads(res["content"][0]["text"]) == rest["result"]
+    assert '"lifetime_years":0.53' in res["content"][0]["text"]
+    assert res["_meta"]["toolcalc/quota_remaining"] == rest["meta"]["quota_remaining"] + 1
+    # optional inputs take their defaults
+    cost = call(api, mcp_key, "programming-dev_llm-api-cost-calculator", COST_REQUIRED)
+    assert cost.json()["result"]["structuredContent"] == \
+        check_success(api.post(COST, COST_REQUIRED, key=mcp_key), True)["result"]
+
+
+def test_invalid_arguments_are_tool_errors_and_use_no_quota(api, mcp_key):
+    before = api.get("/v1/me", key=mcp_key).json()["result"]["quota"]["used"]
+    r = call(api, mcp_key, BATTERY_TOOL, {**BATTERY_DEFAULTS, "battery_capacity_mah": 5})
+    assert r.status_code == 200
+    res = r.json()["result"]
+    assert res["isError"] is True
+    assert res["content"] == [{"type": "text", "text": "battery_capacity_mah must be at least 100"}]
+    assert "structuredContent" not in res
+    assert res["_meta"]["toolcalc/error"] == {"code": "VALIDATION_ERROR",
+                                              "field": "battery_capacity_mah"}
+    r = call(api, mcp_key, BATTERY_TOOL, {**BATTERY_DEFAULTS, "wake_duration_ms": 600000})
+    assert r.json()["result"]["isError"] is True
+    assert r.json()["result"]["_meta"]["toolcalc/error"]["code"] == "UNPROCESSABLE"
+    assert api.get("/v1/me", key=mcp_key).json()["result"]["quota"]["used"] == before
+
+
+def test_tools_call_needs_a_key(api):
+    r = call(api, None, BATTERY_TOOL, BATTERY_DEFAULTS, id="k")
+    assert r.status_code == 401
+    assert r.headers["WWW-Authenticate"] == "Bearer"
+    body = r.json()
+    assert body["id"] == "k"
+    assert body["error"]["code"] == -32000
+    assert body["error"]["data"]["code"] == "UNAUTHORIZED"
+    if KEYS_AVAILABLE:
+        r = api.post(MCP, rpc("tools/list"), key=BOGUS_KEY)
+        assert r.status_code == 401
+        assert r.json()["error"]["message"] == "invalid API key"
+
+
+def test_unknown_tool_and_method_are_jsonrpc_errors(api, mcp_key):
+    r = call(api, mcp_key, "iot-mcu.mcu-deep-sleep-battery", {}, id=3)
+    assert r.status_code == 200
+    err = r.json()["error"]
+    assert err["code"] == -32602
+    assert f"did you mean '{BATTERY_TOOL}'" in err["message"]
+    r = api.post(MCP, rpc("resources/list", id=4), key=None)
+    assert r.json() == {"jsonrpc": "2.0", "id": 4,
+                        "error": {"code": -32601, "message": "method not found: resources/list"}}
+
+
+@pytest.mark.parametrize("raw,code", [(b"{nope", -32700),
+                                      (b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600),
+                                      (b'{"id":1,"method":"ping"}', -32600)])
+def test_malformed_messages_are_400(api, raw, code):
+    r = api.post(MCP, raw=raw, key=None)
+    assert r.status_code == 400
+    assert r.json()["id"] is None
+    assert r.json()["error"]["code"] == code
+
+
+@pytest.mark.parametrize("origin,status", [("http://localhost:5173", 200),
+                                           ("http://127.0.0.1:8080", 200),
+                                           ("https://evil.example", 403), ("null", 403)])
+def test_origin_is_checked(api, origin, status):
+    r = api.post(MCP, rpc("ping"), key=None, headers={"Origin": origin})
+    assert r.status_code == status, r.text
+    if status == 403:
+        assert r.json()["error"]["data"]["code"] == "FORBIDDEN"
+    else:
+        assert r.json()["result"] == {}

@@ -1,0 +1,197 @@
+// The MCP endpoint seen by the official TypeScript SDK client (issue 7 point 5): a real
+// `toolcalc serve` (under the base path /api, with a key from `toolcalc keys create`),
+// StreamableHTTPClientTransport with the Bearer header, every tool listed and called with
+// the defaults of its inputSchema, and each result compared with the REST endpoint's.
+//
+// Run: TOOLCALC_BIN=/abs/path/toolcalc node --test tests/node/   (make mcp-test)
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = process.env.TOOLCALC_BIN || join(REPO, 'build', 'toolcalc');
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+let workdir;
+let server;
+let base; // http://127.0.0.1:PORT/api
+let key;
+
+function startServer(args) {
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+):(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ proc, port: Number(m[2]) });
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
+  });
+}
+
+async function rest(method, path, body) {
+  const headers = { Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(base + path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: r.status, json: await r.json() };
+}
+
+async function connect(headers = {}) {
+  const client = new Client({ name: 'toolcalc-ci', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers },
+  });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+function defaultsOf(inputSchema) {
+  const args = {};
+  for (const [k, prop] of Object.entries(inputSchema.properties)) {
+    assert.ok('default' in prop, `input ${k} has a default`);
+    args[k] = prop.default;
+  }
+  return args;
+}
+
+before(async () => {
+  workdir = mkdtempSync(join(tmpdir(), 'toolcalc-mcp-'));
+  const config = join(workdir, 'toolcalc.toml');
+  writeFileSync(config, '[plans.ci]\nrate_per_minute = 10000\nmonthly_quota = 100000\n');
+  const data = join(workdir, 'data');
+  key = execFileSync(BIN, ['keys', 'create', '--plan', 'ci', '--label', 'mcp sdk test',
+                           '--data', data, '--config', config], { encoding: 'utf8' }).trim();
+  assert.match(key, /^tc_live_[A-Za-z0-9]{32}$/);
+  server = await startServer(['serve', '--listen', '127.0.0.1:0', '--data', data, '--config',
+                              config, '--threads', '2', '--base-path', '/api']);
+  base = `http://127.0.0.1:${server.port}/api`;
+});
+
+after(async () => {
+  if (server) {
+    server.proc.removeAllListeners('exit');
+    const exited = new Promise((r) => server.proc.on('exit', r));
+    server.proc.kill('SIGTERM');
+    await exited;
+  }
+  if (workdir) rmSync(workdir, { recursive: true, force: true });
+});
+
+test('initialize negotiates the newest protocol version and names the server', async () => {
+  const { client, transport } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    assert.equal(transport.protocolVersion, '2025-11-25');
+    const info = client.getServerVersion();
+    assert.equal(info.name, 'toolcalc');
+    const health = await rest('GET', '/v1/health');
+    assert.equal(info.version, health.json.result.version);
+    assert.deepEqual(client.getServerCapabilities().tools, {});
+    assert.equal(transport.sessionId, undefined, 'no session id is issued');
+    await client.ping();
+  } finally {
+    await client.close();
+  }
+});
+
+test('every tool is listed, named {domain}_{slug}, with the schemas of the OpenAPI document', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const { tools } = await client.listTools();
+    const catalog = await rest('GET', '/v1/tools?limit=100');
+    assert.equal(catalog.status, 200);
+    const expected = catalog.json.result.items.map((t) => `${t.domain}_${t.tool}`);
+    assert.deepEqual(tools.map((t) => t.name), expected);
+    const openapi = (await rest('GET', '/v1/openapi.json')).json;
+    const resolveRef = (ref) => openapi.components.schemas[ref.split('/').pop()];
+    for (const [i, tool] of tools.entries()) {
+      const item = catalog.json.result.items[i];
+      assert.match(tool.name, TOOL_NAME);
+      assert.equal(tool.title, item.name);
+      assert.ok(tool.description.startsWith(item.description), tool.name);
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.equal(tool.outputSchema.type, 'object');
+      const op = openapi.paths[item.endpoint].post;
+      const input = resolveRef(op.requestBody.content['application/json'].schema.$ref);
+      assert.deepEqual(tool.inputSchema, input, `${tool.name} inputSchema = OpenAPI request body`);
+      const response = resolveRef(op.responses['200'].content['application/json'].schema.$ref);
+      const result = resolveRef(response.allOf[1].properties.result.$ref);
+      assert.deepEqual(tool.outputSchema, result, `${tool.name} outputSchema = OpenAPI result`);
+    }
+  } finally {
+    await client.close();
+  }
+});
+
+test('every tool called with its defaults gives the REST result', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const { tools } = await client.listTools();
+    const catalog = (await rest('GET', '/v1/tools?limit=100')).json.result.items;
+    assert.ok(tools.length >= 4, `${tools.length} tools`);
+    for (const [i, tool] of tools.entries()) {
+      const args = defaultsOf(tool.inputSchema);
+      // The SDK validates structuredContent against the outputSchema it listed.
+      const res = await client.callTool({ name: tool.name, arguments: args });
+      assert.notEqual(res.isError, true, `${tool.name}: ${JSON.stringify(res.content)}`);
+      const viaRest = await rest('POST', catalog[i].endpoint, args);
+      assert.equal(viaRest.status, 200, JSON.stringify(viaRest.json));
+      assert.deepEqual(res.structuredContent, viaRest.json.result, tool.name);
+      assert.equal(res.content.length, 1);
+      assert.equal(res.content[0].type, 'text');
+      assert.deepEqual(JSON.parse(res.content[0].text), viaRest.json.result, tool.name);
+      // Quota: each successful call used one unit, as on REST.
+      assert.equal(res._meta['toolcalc/quota_remaining'], viaRest.json.meta.quota_remaining + 1);
+    }
+  } finally {
+    await client.close();
+  }
+});
+
+test('invalid arguments come back as a tool error with the validation message', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const { tools } = await client.listTools();
+    const battery = tools.find((t) => t.name === 'iot-mcu_mcu-deep-sleep-battery');
+    assert.ok(battery);
+    const args = { ...defaultsOf(battery.inputSchema), battery_capacity_mah: 5 };
+    const res = await client.callTool({ name: battery.name, arguments: args });
+    assert.equal(res.isError, true);
+    assert.equal(res.content[0].text, 'battery_capacity_mah must be at least 100');
+    assert.equal(res._meta['toolcalc/error'].field, 'battery_capacity_mah');
+    const typo = await client.callTool({ name: battery.name, arguments: { batery_capacity_mah: 1 } });
+    assert.equal(typo.isError, true);
+    assert.match(typo.content[0].text, /did you mean 'battery_capacity_mah'/);
+    await assert.rejects(client.callTool({ name: 'no_such-tool', arguments: {} }), /unknown tool/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('without a key the tools are listed but calling one is refused with 401', async () => {
+  const { client } = await connect();
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(tools.length > 0);
+    await assert.rejects(
+      client.callTool({ name: tools[0].name, arguments: defaultsOf(tools[0].inputSchema) }),
+      /401|Unauthorized/i);
+  } finally {
+    await client.close();
+  }
+});

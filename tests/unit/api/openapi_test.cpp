@@ -1,0 +1,244 @@
+// JSON Schema and OpenAPI generation (issue 7 points 1 and 4): the schemas a tool's
+// descriptor gives, exactly, and the document's shape — every tool and endpoint, shared
+// components, every $ref resolvable, served as is by GET /v1/openapi.json.
+#include "catalog/openapi.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <functional>
+
+#include "api/service.hpp"
+#include "catalog/domains.hpp"
+#include "catalog/json_schema.hpp"
+#include "fake_access.hpp"
+#include "tools/all.hpp"
+
+using namespace toolcalc;
+namespace json = boost::json;
+
+namespace {
+
+const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
+
+catalog::Registry make_registry() {
+  return catalog::Registry(tools::all_tools({kSource / "catalog"}),
+                           catalog::load_domains(kSource / "catalog" / "domains.toml"));
+}
+
+const catalog::ToolDescriptor& battery(const catalog::Registry& r) {
+  return r.find("iot-mcu", "mcu-deep-sleep-battery")->tool.descriptor;
+}
+
+// Every kind of input and output, without a tool's prose.
+catalog::ToolDescriptor synthetic() {
+  using namespace catalog;
+  ToolDescriptor t;
+  t.slug = "demo-tool";
+  t.domain = "iot-mcu";
+  t.version = "1.2.3";
+  InputDescriptor n;
+  n.key = "length_m";
+  n.label = "Length";
+  n.unit = "m";
+  n.help = "End to end.";
+  n.min = 0.001;
+  n.max = 1000;
+  n.step = 0.1;
+  n.default_value = 2.5;
+  InputDescriptor i;
+  i.key = "count";
+  i.label = "Count";
+  i.type = InputType::Integer;
+  i.unit = "";
+  i.min = 1;
+  i.max = 1e9;
+  i.default_value = 100.0;
+  InputDescriptor e;
+  e.key = "layer";
+  e.label = "Layer";
+  e.type = InputType::Enum;
+  e.required = false;
+  e.options = {"external", "internal"};
+  e.default_value = std::string("internal");
+  InputDescriptor b;
+  b.key = "batch";
+  b.label = "Batch";
+  b.type = InputType::Boolean;
+  b.required = false;
+  b.default_value = false;
+  t.inputs = {n, i, e, b};
+  OutputDescriptor o1;
+  o1.key = "area_mm2";
+  o1.label = "Area";
+  o1.unit = "mm²";
+  o1.precision = 1;
+  OutputDescriptor o2;
+  o2.key = "count_out";
+  o2.label = "Count out";
+  o2.precision = 0;
+  OutputDescriptor o3;
+  o3.key = "status";
+  o3.label = "Status";
+  o3.type = OutputType::String;
+  o3.options = {"ok", "danger"};
+  OutputDescriptor o4;
+  o4.key = "note";
+  o4.label = "Note";
+  o4.type = OutputType::String;
+  t.outputs = {o1, o2, o3, o4};
+  return t;
+}
+
+}  // namespace
+
+TEST(JsonSchema, InputSchemaOfEveryInputType) {
+  EXPECT_EQ(
+      catalog::input_schema_json(synthetic()),
+      R"({"type":"object","properties":{)"
+      R"("length_m":{"title":"Length","description":"Unit: m. End to end.","type":"number","minimum":0.001,"maximum":1000,"default":2.5},)"
+      R"("count":{"title":"Count","type":"integer","minimum":1,"maximum":1000000000,"default":100},)"
+      R"("layer":{"title":"Layer","type":"string","enum":["external","internal"],"default":"internal"},)"
+      R"("batch":{"title":"Batch","type":"boolean","default":false}},)"
+      R"("required":["length_m","count"],"additionalProperties":false})");
+}
+
+TEST(JsonSchema, OutputSchemaOfEveryOutputType) {
+  EXPECT_EQ(
+      catalog::output_schema_json(synthetic()),
+      R"({"type":"object","properties":{)"
+      R"("area_mm2":{"title":"Area","description":"Unit: mm². Rounded to 1 decimal place.","type":"number"},)"
+      R"("count_out":{"title":"Count out","description":"Rounded to 0 decimal places.","type":"number"},)"
+      R"("status":{"title":"Status","type":"string","enum":["ok","danger"]},)"
+      R"("note":{"title":"Note","type":"string"}},)"
+      R"("required":["area_mm2","count_out","status","note"],"additionalProperties":false})");
+}
+
+TEST(JsonSchema, BatteryRequestSchemaExactly) {
+  const auto registry = make_registry();
+  EXPECT_EQ(
+      catalog::input_schema_json(battery(registry)),
+      R"({"type":"object","properties":{)"
+      R"("battery_capacity_mah":{"title":"Battery capacity","description":"Unit: mAh. Rated capacity from the cell datasheet, at the discharge rate you expect.","type":"number","minimum":100,"maximum":30000,"default":2000},)"
+      R"("sleep_current_ua":{"title":"Sleep current","description":"Unit: µA. Total current in deep sleep: MCU, RTC, regulator quiescent and leakage.","type":"number","minimum":1,"maximum":10000,"default":10},)"
+      R"("wake_current_ma":{"title":"Wake current","description":"Unit: mA. Average current while awake (CPU, sensors, radio), averaged over the wake window.","type":"number","minimum":1,"maximum":2000,"default":80},)"
+      R"("wake_duration_ms":{"title":"Wake duration","description":"Unit: ms. How long each wake lasts, from leaving sleep to re-entering it.","type":"number","minimum":1,"maximum":600000,"default":250},)"
+      R"("cycle_period_s":{"title":"Cycle period","description":"Unit: s. How often the device wakes: time from one wake to the next.","type":"number","minimum":1,"maximum":86400,"default":60},)"
+      R"("battery_efficiency_pct":{"title":"Battery efficiency","description":"Unit: % (usable capacity). Usable share of capacity after self-discharge, cut-off voltage and regulator losses.","type":"number","minimum":50,"maximum":100,"default":80}},)"
+      R"("required":["battery_capacity_mah","sleep_current_ua","wake_current_ma","wake_duration_ms","cycle_period_s","battery_efficiency_pct"],)"
+      R"("additionalProperties":false})");
+}
+
+TEST(OpenApi, ServerUrlFollowsTheBasePath) {
+  EXPECT_EQ(catalog::openapi_server_url({"1", "", ""}), "/");
+  EXPECT_EQ(catalog::openapi_server_url({"1", "/api", ""}), "/api");
+  EXPECT_EQ(catalog::openapi_server_url({"1", "/api", "https://x.example/"}),
+            "https://x.example/api");
+  EXPECT_EQ(catalog::openapi_server_url({"1", "", "https://x.example"}), "https://x.example");
+  EXPECT_EQ(catalog::pascal_case("mcu-deep-sleep-battery"), "McuDeepSleepBattery");
+}
+
+TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
+  const auto registry = make_registry();
+  const std::string text = catalog::render_openapi(registry, {"9.9.9", "/api", ""});
+  const json::object doc = json::parse(text).as_object();
+  EXPECT_EQ(doc.at("openapi").as_string(), "3.1.0");
+  EXPECT_EQ(doc.at("info").at("version").as_string(), "9.9.9");
+  EXPECT_EQ(doc.at("servers").at(0).at("url").as_string(), "/api");
+  const auto& paths = doc.at("paths").as_object();
+  const auto& schemas = doc.at("components").at("schemas").as_object();
+  for (const auto& r : registry.tools()) {
+    const auto& t = r.tool.descriptor;
+    const std::string prefix = catalog::pascal_case(t.slug);
+    ASSERT_TRUE(paths.contains(t.endpoint())) << t.endpoint();
+    const auto& post = paths.at(t.endpoint()).at("post").as_object();
+    EXPECT_EQ(post.at("operationId").as_string(), "run" + prefix);
+    EXPECT_EQ(post.at("security").at(0).at("bearerAuth").as_array().size(), 0u);
+    EXPECT_EQ(post.at("requestBody")
+                  .at("content")
+                  .at("application/json")
+                  .at("schema")
+                  .at("$ref")
+                  .as_string(),
+              "#/components/schemas/" + prefix + "Input");
+    for (const char* status : {"200", "400", "401", "413", "415", "422", "429", "500"})
+      EXPECT_TRUE(post.at("responses").as_object().contains(status)) << t.slug << " " << status;
+    // The same generator as MCP: the component is the input schema, byte for byte.
+    EXPECT_EQ(json::serialize(schemas.at(prefix + "Input")),
+              json::serialize(json::parse(catalog::input_schema_json(t))));
+    EXPECT_EQ(json::serialize(schemas.at(prefix + "Result")),
+              json::serialize(json::parse(catalog::output_schema_json(t))));
+    EXPECT_TRUE(paths.contains(t.endpoint() + "/schema"));
+  }
+  for (const char* p : {"/v1/tools", "/v1/tools/{slug}", "/v1/domains", "/v1/me", "/v1/health",
+                        "/v1/openapi.json", "/mcp"})
+    EXPECT_TRUE(paths.contains(p)) << p;
+  // Discovery: key optional; /v1/me: key required; health: no security at all.
+  EXPECT_EQ(doc.at("security").as_array().size(), 2u);
+  EXPECT_TRUE(paths.at("/v1/me").at("get").as_object().contains("security"));
+  EXPECT_TRUE(paths.at("/v1/health").at("get").at("security").as_array().empty());
+  EXPECT_FALSE(paths.at("/v1/tools").at("get").as_object().contains("security"));
+  const auto& codes = schemas.at("ErrorCode").at("enum").as_array();
+  for (const char* code : {"INVALID_JSON", "VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND",
+                           "UNPROCESSABLE", "RATE_LIMITED", "QUOTA_EXCEEDED", "INTERNAL"})
+    EXPECT_NE(std::find(codes.begin(), codes.end(), json::value(code)), codes.end()) << code;
+  for (const char* h : {"X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit",
+                        "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"})
+    EXPECT_TRUE(doc.at("components").at("headers").as_object().contains(h)) << h;
+  EXPECT_EQ(doc.at("components").at("securitySchemes").at("bearerAuth").at("scheme").as_string(),
+            "bearer");
+}
+
+TEST(OpenApi, EveryReferenceResolves) {
+  const auto registry = make_registry();
+  const json::value doc = json::parse(catalog::render_openapi(registry, {"1", "", ""}));
+  int refs = 0;
+  std::function<void(const json::value&)> walk = [&](const json::value& v) {
+    if (v.is_array()) {
+      for (const auto& e : v.as_array()) walk(e);
+    } else if (v.is_object()) {
+      for (const auto& [k, e] : v.as_object()) {
+        if (k == "$ref") {
+          std::string ref(e.as_string());
+          ASSERT_EQ(ref.rfind("#/", 0), 0u) << ref;
+          const json::value* target = &doc;
+          size_t pos = 2;
+          while (pos <= ref.size()) {
+            const size_t slash = std::min(ref.find('/', pos), ref.size());
+            const std::string part = ref.substr(pos, slash - pos);
+            ASSERT_TRUE(target->is_object() && target->as_object().contains(part)) << ref;
+            target = &target->as_object().at(part);
+            pos = slash + 1;
+          }
+          ++refs;
+        } else {
+          walk(e);
+        }
+      }
+    }
+  };
+  walk(doc);
+  EXPECT_GT(refs, 50);
+}
+
+TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
+  const auto registry = make_registry();
+  test_support::FakeAccess access;
+  ManualClock clock{1'800'000'010'000};
+  api::Service service{registry, access, clock, api::ServiceOptions{"/api", "9.9.9"}};
+  api::Request req;
+  req.method = "GET";
+  req.target = "/api/v1/openapi.json";
+  req.peer_ip = "10.0.0.1";
+  const api::Response r = service.handle(req);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.body, catalog::render_openapi(registry, {"9.9.9", "/api", ""}));
+  EXPECT_EQ(r.body, service.openapi_json());
+  ASSERT_NE(r.header("X-RateLimit-Remaining"), nullptr);
+  EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "4");  // counted like discovery
+  req.method = "POST";
+  EXPECT_EQ(service.handle(req).status, 405);
+  req.method = "GET";
+  req.authorization = "Bearer tc_live_wrong";
+  EXPECT_EQ(service.handle(req).status, 401);
+}

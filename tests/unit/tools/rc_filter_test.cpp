@@ -1,0 +1,220 @@
+// rc-filter: descriptor per issue 10, the worked examples of docs/tools/rc-filter.md
+// (expected texts copied from that page), and properties over random valid inputs. The tool
+// has no 422 condition.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tools/tool_factories.hpp"
+#include "tools/tool_test_support.hpp"
+
+namespace toolcalc::tools {
+namespace {
+
+using catalog::InputType;
+using catalog::OutputType;
+using tool_test::compute_body;
+using tool_test::expected_result;
+using tool_test::RequestBody;
+using tool_test::run_tool;
+
+const catalog::Tool& tool() {
+  static const catalog::Tool t = make_rc_filter();
+  return t;
+}
+
+std::string body(double r, double c_nf, const char* type, double f) {
+  return RequestBody()
+      .number("resistance_ohm", r)
+      .number("capacitance_nf", c_nf)
+      .text("filter_type", type)
+      .number("frequency_hz", f)
+      .json();
+}
+
+TEST(RcFilter, DescriptorMatchesDocPage) {
+  const auto& d = tool().descriptor;
+  EXPECT_EQ(d.slug, "rc-filter");
+  EXPECT_EQ(d.domain, "electronics");
+  EXPECT_EQ(d.version, "1.0.0");
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_FALSE(d.standard.has_value());
+  EXPECT_EQ(d.endpoint(), "/v1/electronics/rc-filter");
+  EXPECT_GE(d.references.size(), 2u);
+  EXPECT_NE(d.references[0].find("Art of Electronics"), std::string::npos);
+  EXPECT_FALSE(d.examples.empty());
+
+  struct In {
+    const char* key;
+    const char* unit;
+    double min, max, step, def;
+  };
+  const std::vector<In> numbers = {
+      {"resistance_ohm", "Ω", 1, 10000000, 1, 1000},
+      {"capacitance_nf", "nF", 0.001, 1000000, 0.001, 100},
+      {"frequency_hz", "Hz", 0.001, 1e9, 1, 10000},
+  };
+  ASSERT_EQ(d.inputs.size(), 4u);
+  const size_t number_at[] = {0, 1, 3};
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    const auto& in = d.inputs[number_at[i]];
+    SCOPED_TRACE(numbers[i].key);
+    EXPECT_EQ(in.key, numbers[i].key);
+    EXPECT_EQ(in.type, InputType::Number);
+    EXPECT_TRUE(in.required);
+    EXPECT_EQ(in.unit, numbers[i].unit);
+    EXPECT_EQ(in.min, numbers[i].min);
+    EXPECT_EQ(in.max, numbers[i].max);
+    EXPECT_EQ(in.step, numbers[i].step);
+    EXPECT_EQ(std::get<double>(in.default_value), numbers[i].def);
+    EXPECT_FALSE(in.label.empty());
+    EXPECT_TRUE(in.help.has_value());
+  }
+  const auto& type = d.inputs[2];
+  EXPECT_EQ(type.key, "filter_type");
+  EXPECT_EQ(type.type, InputType::Enum);
+  EXPECT_TRUE(type.required);
+  EXPECT_FALSE(type.unit.has_value());
+  EXPECT_EQ(type.options, (std::vector<std::string>{"low-pass", "high-pass"}));
+  EXPECT_EQ(std::get<std::string>(type.default_value), "low-pass");
+
+  struct Out {
+    const char* key;
+    const char* unit;
+    int precision;
+  };
+  const std::vector<Out> outputs = {
+      {"cutoff_hz", "Hz", 4}, {"time_constant_us", "µs", 4}, {"frequency_ratio", "", 4},
+      {"gain_db", "dB", 2},   {"gain_ratio", "", 4},         {"phase_deg", "°", 2},
+  };
+  ASSERT_EQ(d.outputs.size(), outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    SCOPED_TRACE(outputs[i].key);
+    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
+    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
+    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
+    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
+  }
+}
+
+TEST(RcFilter, DescriptorExamplesRun) {
+  for (const auto& ex : tool().descriptor.examples) {
+    SCOPED_TRACE(ex.title);
+    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
+  }
+}
+
+struct WorkedExample {
+  const char* name;
+  std::string body;
+  // f_c, τ, f/f_c, gain dB, |H|, phase
+  std::vector<std::string> expected;
+};
+
+// The "Worked examples" table of docs/tools/rc-filter.md, row by row.
+TEST(RcFilter, WorkedExamplesFromDocPage) {
+  const std::vector<WorkedExample> rows = {
+      {"1 defaults: 1 kΩ, 100 nF low-pass at 10 kHz",
+       body(1000, 100, "low-pass", 10000),
+       {"1591.5494", "100.0000", "6.2832", "-16.07", "0.1572", "-80.96"}},
+      {"2 every number at its minimum, low-pass",
+       body(1, 0.001, "low-pass", 0.001),
+       {"159154943091.8953", "0.0000", "0.0000", "0.00", "1.0000", "0.00"}},
+      {"3 every number at its minimum, high-pass",
+       body(1, 0.001, "high-pass", 0.001),
+       {"159154943091.8953", "0.0000", "0.0000", "-284.04", "0.0000", "90.00"}},
+      {"4 every number at its maximum, low-pass",
+       body(10000000, 1000000, "low-pass", 1e9),
+       {"0.0000", "10000000000.0000", "62831853071795.8700", "-275.96", "0.0000", "-90.00"}},
+      {"5 every number at its maximum, high-pass",
+       body(10000000, 1000000, "high-pass", 1e9),
+       {"0.0000", "10000000000.0000", "62831853071795.8700", "0.00", "1.0000", "0.00"}},
+      {"6 at the cut-off, low-pass",
+       body(1000, 100, "low-pass", 1591.549430918953),
+       {"1591.5494", "100.0000", "1.0000", "-3.01", "0.7071", "-45.00"}},
+      {"7 at the cut-off, high-pass",
+       body(1000, 100, "high-pass", 1591.549430918953),
+       {"1591.5494", "100.0000", "1.0000", "-3.01", "0.7071", "45.00"}},
+      {"8 a decade below the cut-off, low-pass",
+       body(1000, 100, "low-pass", 159.1549430918953),
+       {"1591.5494", "100.0000", "0.1000", "-0.04", "0.9950", "-5.71"}},
+      {"9 a decade below the cut-off, high-pass",
+       body(1000, 100, "high-pass", 159.1549430918953),
+       {"1591.5494", "100.0000", "0.1000", "-20.04", "0.0995", "84.29"}},
+      {"10 a decade above the cut-off, high-pass",
+       body(1000, 100, "high-pass", 15915.49430918953),
+       {"1591.5494", "100.0000", "10.0000", "-0.04", "0.9950", "5.71"}},
+      {"11 audio coupling: 10 kΩ, 1 µF high-pass at 20 Hz",
+       body(10000, 1000, "high-pass", 20),
+       {"15.9155", "10000.0000", "1.2566", "-2.13", "0.7825", "38.51"}},
+      {"12 ADC anti-alias: 100 Ω, 10 nF low-pass at 1 MHz",
+       body(100, 10, "low-pass", 1000000),
+       {"159154.9431", "1.0000", "6.2832", "-16.07", "0.1572", "-80.96"}},
+      {"13 mains hum: 10 kΩ, 1 µF low-pass at 50 Hz",
+       body(10000, 1000, "low-pass", 50),
+       {"15.9155", "10000.0000", "3.1416", "-10.36", "0.3033", "-72.34"}},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    EXPECT_EQ(run_tool(tool(), row.body), expected_result(tool(), row.expected));
+  }
+}
+
+TEST(RcFilter, InvalidInputsAreRejectedBeforeCompute) {
+  EXPECT_EQ(run_tool(tool(), body(1000, 100, "low-pass", 0)),
+            "400:frequency_hz:frequency_hz must be at least 0.001");
+  EXPECT_EQ(run_tool(tool(), body(1000, 100, "band-pass", 1000)),
+            "400:filter_type:filter_type must be one of: low-pass, high-pass");
+  EXPECT_EQ(run_tool(tool(), body(0.5, 100, "low-pass", 1000)),
+            "400:resistance_ohm:resistance_ohm must be at least 1");
+}
+
+TEST(RcFilter, PropertiesOverRandomValidInputs) {
+  std::mt19937 rng(1970);
+  const auto& d = tool().descriptor;
+  for (int draw = 0; draw < 2500; ++draw) {
+    const double r = tool_test::draw_number(d.inputs[0], rng);
+    const double c = tool_test::draw_number(d.inputs[1], rng);
+    const double f = tool_test::draw_number(d.inputs[3], rng);
+    const auto lp_result = compute_body(tool(), body(r, c, "low-pass", f));
+    const auto hp_result = compute_body(tool(), body(r, c, "high-pass", f));
+    ASSERT_TRUE(std::holds_alternative<catalog::Outputs>(lp_result));  // never a 422
+    ASSERT_TRUE(std::holds_alternative<catalog::Outputs>(hp_result));
+    const auto& lp = std::get<catalog::Outputs>(lp_result);
+    const auto& hp = std::get<catalog::Outputs>(hp_result);
+    for (const auto& o : d.outputs) {
+      ASSERT_TRUE(std::isfinite(lp.number(o.key))) << o.key;
+      ASSERT_TRUE(std::isfinite(hp.number(o.key))) << o.key;
+    }
+    // f_c·τ = 1/(2π) whatever R and C.
+    ASSERT_NEAR(lp.number("cutoff_hz") * lp.number("time_constant_us") * 1e-6,
+                1 / (2 * std::numbers::pi), 1e-12);
+    // A passive filter never amplifies; the two halves are complementary in power
+    // (|H_lp|² + |H_hp|² = 1) and in phase (they differ by exactly 90°).
+    const double g_lp = lp.number("gain_ratio"), g_hp = hp.number("gain_ratio");
+    ASSERT_LE(g_lp, 1);
+    ASSERT_LE(g_hp, 1);
+    ASSERT_LE(lp.number("gain_db"), 0);
+    ASSERT_LE(hp.number("gain_db"), 0);
+    ASSERT_NEAR(g_lp * g_lp + g_hp * g_hp, 1, 1e-12);
+    ASSERT_NEAR(hp.number("phase_deg") - lp.number("phase_deg"), 90, 1e-9);
+    ASSERT_NEAR(lp.number("gain_db"), 20 * std::log10(g_lp), 1e-9 * (1 - lp.number("gain_db")));
+    // Moving the frequency up attenuates a low-pass more and a high-pass less.
+    const double higher = f * 2;
+    if (higher <= 1e9) {
+      const auto lp2 =
+          std::get<catalog::Outputs>(compute_body(tool(), body(r, c, "low-pass", higher)));
+      const auto hp2 =
+          std::get<catalog::Outputs>(compute_body(tool(), body(r, c, "high-pass", higher)));
+      ASSERT_LE(lp2.number("gain_db"), lp.number("gain_db"));
+      ASSERT_GE(hp2.number("gain_db"), hp.number("gain_db"));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace toolcalc::tools
