@@ -1,5 +1,6 @@
 #include "api/access_log.hpp"
 
+#include <cctype>
 #include <ctime>
 #include <string>
 
@@ -19,6 +20,20 @@ void AccessLog::write(const AccessLogEntry& e) const {
   // The path only: a query string could carry anything a client typed.
   std::string_view path = e.target.substr(0, e.target.find('?'));
   if (path.size() > 256) path = path.substr(0, 256);
+
+  // A client that pastes its key into a URL must not have it logged: keep the 12-character
+  // prefix (what `keys list` shows) and redact the rest.
+  std::string redacted;
+  for (std::string_view marker : {"tc_live_", "tc_test_"}) {
+    for (size_t at = path.find(marker); at != std::string_view::npos;
+         at = path.find(marker, at + 1)) {
+      if (redacted.empty()) redacted.assign(path);
+      size_t end = at + marker.size();
+      while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end]))) ++end;
+      if (end > at + 12) redacted.replace(at + 12, end - (at + 12), "[redacted]");
+      path = redacted;
+    }
+  }
 
   std::string line;
   line.reserve(256);

@@ -2,6 +2,7 @@
 // SIGTERM/SIGINT, then drain in-flight requests and flush usage.
 #include <fmt/core.h>
 
+#include <cstdio>
 #include <thread>
 
 #include "api/service.hpp"
@@ -48,6 +49,9 @@ void serve(const ServeFlags& flags) {
     config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
   auto registry = load_registry(config.catalog_dir);
+  // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
+  // not in 4 KiB blocks that a crash would lose. Set before anything is printed.
+  if (config.access_log) std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   api::Service service(*registry, accounts.access(), clock,

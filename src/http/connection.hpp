@@ -42,6 +42,12 @@ void set_deadline(Stream& stream, int seconds) {
     stream.expires_after(std::chrono::seconds(seconds));
 }
 
+inline std::string_view trim(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
 inline std::string_view field_or_empty(const bhttp::request<bhttp::string_body>& req,
                                        bhttp::field f) {
   auto it = req.find(f);
@@ -92,7 +98,19 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     parser.body_limit(o.body_limit);
     set_deadline(stream, o.read_timeout_s);
     auto [ec, header_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
-    (void)header_bytes;
+    if (!ec) {
+      // Beast 1.81 counts header_limit only against bytes not yet consumed, so a header
+      // block that arrived with the first read can exceed it: enforce it on the total.
+      if (header_bytes > o.header_limit) ec = bhttp::error::header_limit;
+      // Only "chunked" framing is supported. Any other transfer coding (identity, gzip,
+      // "chunked, gzip") would leave the body length undefined — the request-smuggling
+      // case of RFC 9112 §6.3 — so it is refused and the connection closed.
+      else if (auto te = parser.get().find(bhttp::field::transfer_encoding);
+               te != parser.get().end() && !parser.chunked())
+        ec = bhttp::error::bad_transfer_encoding;
+      else if (te != parser.get().end() && !beast::iequals(trim(te->value()), "chunked"))
+        ec = bhttp::error::bad_transfer_encoding;
+    }
     if (!ec && !parser.is_done()) {
       // Answer before reading the body: an oversized Content-Length was refused above,
       // and a client waiting on "Expect: 100-continue" is told to send.

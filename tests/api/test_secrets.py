@@ -1,0 +1,299 @@
+"""Secrets and logs (issue 5 point 6), black-box on a dedicated server with the access log
+on: real traffic (executes, /v1/me, discovery, 401s with wrong keys, a key revoked while
+the server runs, 429s, transport errors), then
+
+- the server's stdout and stderr hold neither a key nor its SHA-256 (hex or base64);
+- every file of the data directory (toolcalc.db, -wal, -shm), read while the server runs
+  and after it stopped, holds no plaintext key; keys are stored as a 32-byte SHA-256 blob
+  (checked with sqlite3), never as hex;
+- the access log is exactly one JSON line per response with exactly the fields time,
+  request_id, key_prefix, method, path, status, latency_us; key_prefix is the 12-character
+  prefix of a valid key and empty otherwise;
+- a client-sent X-Request-ID is never echoed nor logged;
+- CORS never sends Access-Control-Allow-Credentials, and never reflects the Origin.
+"""
+import base64
+import hashlib
+import json
+import re
+import sqlite3
+import time
+from types import SimpleNamespace
+
+import pytest
+import requests
+
+from support import (BATTERY, BATTERY_DEFAULTS, BOGUS_KEY, KEYS_AVAILABLE, NO_KEYS_REASON,
+                     RawReader, Server, connect, create_key, revoke_key)
+
+pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
+
+SECRETS_TOML = """\
+[server]
+access_log = true
+
+[plans.big]
+rate_per_minute = 100000
+monthly_quota = 1000000
+
+[plans.three]
+rate_per_minute = 3
+monthly_quota = 1000
+
+[plans.anonymous]
+rate_per_minute = 50000
+"""
+
+LOG_FIELDS = ["time", "request_id", "key_prefix", "method", "path", "status", "latency_us"]
+REQUEST_ID_24 = re.compile(r"^req_[0-9A-Za-z]{24}$")
+TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+ORIGIN = "https://evil.example"
+SENT_IDS = ["req_" + "A" * 24, 'req_"},"status":200,"x":{"', "../../etc/passwd", "x" * 200]
+
+
+def secret_forms(key):
+    """Every way a key could leak: itself, its secret part, its SHA-256 in hex (both
+    cases) and base64."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return [key, key[12:], digest.hex(), digest.hex().upper(), base64.b64encode(digest).decode()]
+
+
+class Recorder:
+    """Sends requests and remembers what the access log must say about each response."""
+
+    def __init__(self, server):
+        self.server = server
+        self.expected = {}   # request_id -> (method, path, status, key_prefix)
+        self.responses = []  # (label, status, headers) of every response, for CORS checks
+        self.session = requests.Session()
+
+    def call(self, label, method, path, key=None, prefix="", auth=None, **kw):
+        headers = {"Origin": ORIGIN, **kw.pop("headers", {})}
+        if key is not None:
+            headers["Authorization"] = f"Bearer {key}"
+        if auth is not None:
+            headers["Authorization"] = auth
+        if "json" in kw or "data" in kw:
+            headers.setdefault("Content-Type", "application/json")
+        r = self.session.request(method, self.server.url(path), headers=headers, timeout=10,
+                                 **kw)
+        rid = r.headers["X-Request-ID"]
+        assert rid not in self.expected, "request id repeated"
+        self.expected[rid] = (method, path.split("?")[0], r.status_code, prefix)
+        self.responses.append((label, r.status_code, dict(r.headers)))
+        return r
+
+    def raw(self, label, data, status):
+        s = connect(self.server.port)
+        with s:
+            s.sendall(data)
+            resp = RawReader(s).read_response()
+        assert resp.status == status, resp.body
+        rid = resp.headers["x-request-id"]
+        self.expected[rid] = ("", "", status, "")
+        self.responses.append((label, resp.status, resp.headers))
+        return resp
+
+
+@pytest.fixture(scope="module")
+def traffic(tmp_path_factory):
+    base = tmp_path_factory.mktemp("secrets")
+    cfg = base / "secrets.toml"
+    cfg.write_text(SECRETS_TOML)
+    data = base / "data"
+    keys = {"main": create_key(data, cfg, "big", label="main"),
+            "victim": create_key(data, cfg, "big", label="to revoke"),
+            "three": create_key(data, cfg, "three", label="three a minute")}
+    main, victim, three = keys["main"], keys["victim"], keys["three"]
+    flipped = main[:-1] + ("A" if main[-1] != "A" else "B")  # same prefix, not a key
+    server = Server(data, cfg).start()
+    rec = Recorder(server)
+    sent_id_responses = []
+    try:
+        rec.call("health", "GET", "/v1/health")
+        rec.call("preflight", "OPTIONS", BATTERY, headers={
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, cookie"})
+        rec.call("tools", "GET", "/v1/tools")
+        rec.call("tools with key", "GET", "/v1/tools", key=main, prefix=main[:12])
+        for _ in range(3):
+            r = rec.call("execute 200", "POST", BATTERY, key=main, prefix=main[:12],
+                         json=BATTERY_DEFAULTS)
+            assert r.status_code == 200, r.text
+        assert rec.call("execute 400", "POST", BATTERY, key=main, prefix=main[:12],
+                        json={}).status_code == 400
+        assert rec.call("execute 415", "POST", BATTERY, key=main, prefix=main[:12],
+                        data="{}", headers={"Content-Type": "text/plain"}).status_code == 415
+        assert rec.call("execute 422", "POST", BATTERY, key=main, prefix=main[:12],
+                        json={**BATTERY_DEFAULTS, "wake_duration_ms": 61000}).status_code == 422
+        assert rec.call("execute 404", "POST", "/v1/iot-mcu/nope", key=main, prefix=main[:12],
+                        json={}).status_code == 404
+        assert rec.call("execute 405", "GET", BATTERY, key=main,
+                        prefix=main[:12]).status_code == 405
+        assert rec.call("me", "GET", "/v1/me", key=main, prefix=main[:12]).status_code == 200
+        # a key in the query string is not logged: the log keeps the path only
+        rec.call("me with key in query", "GET", f"/v1/me?api_key={main}", key=main,
+                 prefix=main[:12])
+        # 401s: unknown key, a real key's prefix with a wrong secret, no key, wrong scheme
+        for label, auth in [("401 bogus", f"Bearer {BOGUS_KEY}"),
+                            ("401 flipped", f"Bearer {flipped}"),
+                            ("401 basic", f"Basic {main}"), ("401 bare", main)]:
+            assert rec.call(label, "POST", BATTERY, auth=auth,
+                            json=BATTERY_DEFAULTS).status_code == 401
+            assert rec.call(label, "GET", "/v1/me", auth=auth).status_code == 401
+        assert rec.call("401 missing", "POST", BATTERY, json=BATTERY_DEFAULTS).status_code == 401
+        # revocation while the server runs
+        assert rec.call("victim 200", "POST", BATTERY, key=victim, prefix=victim[:12],
+                        json=BATTERY_DEFAULTS).status_code == 200
+        revoke_key(data, cfg, victim)
+        deadline = time.monotonic() + 5
+        while True:
+            r = rec.call("victim after revoke", "GET", "/v1/me", key=victim,
+                         prefix=victim[:12])
+            if r.status_code == 401:
+                # the last call was refused: it is logged without a prefix
+                rid = r.headers["X-Request-ID"]
+                rec.expected[rid] = ("GET", "/v1/me", 401, "")
+                break
+            assert time.monotonic() < deadline, "the revoked key was still accepted after 5 s"
+            time.sleep(0.2)
+        assert rec.call("victim 401", "POST", BATTERY, key=victim,
+                        json=BATTERY_DEFAULTS).status_code == 401
+        # 429 on a plan of 3 a minute (4 calls: at least one 429 whatever the window)
+        statuses = [rec.call("three", "POST", BATTERY, key=three, prefix=three[:12],
+                             json=BATTERY_DEFAULTS).status_code for _ in range(4)]
+        assert 429 in statuses and set(statuses) <= {200, 429}, statuses
+        # client-sent request ids
+        for sent in SENT_IDS:
+            r = rec.call("sent X-Request-ID", "POST", BATTERY, key=main, prefix=main[:12],
+                         json=BATTERY_DEFAULTS, headers={"X-Request-ID": sent})
+            sent_id_responses.append((sent, r))
+        # transport errors, with an Origin
+        head = f"Host: x\r\nOrigin: {ORIGIN}\r\nAuthorization: Bearer {main}\r\n"
+        rec.raw("413", f"POST {BATTERY} HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       "Content-Length: 70000\r\n\r\n".encode(), 413)
+        rec.raw("431", f"GET /v1/health HTTP/1.1\r\n{head}X-Big: {'a' * 9000}\r\n\r\n".encode(),
+                431)
+        rec.raw("400 malformed", f"GET /v1/health HTTP/1.1\r\n{head}Bad Header\r\n\r\n".encode(),
+                400)
+        time.sleep(0.3)
+        running_files = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+    finally:
+        rc = server.stop(timeout=20)
+    assert rc == 0, server.stderr_lines
+    # the process has exited; let the reader threads drain its stdout (last line) and stderr
+    assert server.wait_for_line(r"^toolcalc stopped$", timeout=10), server.stdout_lines[-3:]
+    time.sleep(0.2)
+    stopped_files = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+    return SimpleNamespace(server=server, data=data, keys=keys, flipped=flipped, rec=rec,
+                           running_files=running_files, stopped_files=stopped_files,
+                           sent_id_responses=sent_id_responses)
+
+
+def access_lines(server):
+    """The access-log lines of stdout: everything but the start and stop lines."""
+    out = server.stdout_lines
+    assert out and out[0].startswith("toolcalc ") and "listening on" in out[0], out[:1]
+    assert out[-1] == "toolcalc stopped", out[-1:]
+    return out[1:-1]
+
+
+def test_logs_hold_no_key_and_no_hash(traffic):
+    text = "\n".join(traffic.server.stdout_lines + traffic.server.stderr_lines)
+    assert text.count("\n") > 40
+    assert traffic.keys["main"][:12] in text  # the prefix is logged: the right text is read
+    for key in [*traffic.keys.values(), traffic.flipped, BOGUS_KEY]:
+        for form in secret_forms(key):
+            assert form not in text, f"{form[:16]}… (a form of key {key[:12]}) is in the output"
+
+
+def test_data_dir_holds_no_plaintext_key(traffic):
+    for when, files in (("running", traffic.running_files), ("stopped", traffic.stopped_files)):
+        assert "toolcalc.db" in files, (when, list(files))
+        if when == "running":
+            assert "toolcalc.db-wal" in files, list(files)
+        for name, blob in files.items():
+            for key in [*traffic.keys.values(), traffic.flipped, BOGUS_KEY]:
+                digest = hashlib.sha256(key.encode()).digest()
+                for form in (key, key[12:], digest.hex(), digest.hex().upper()):
+                    assert form.encode() not in blob, f"{form[:16]}… in {name} ({when})"
+
+
+def test_keys_are_stored_as_sha256_blobs(traffic):
+    con = sqlite3.connect(f"file:{traffic.data / 'toolcalc.db'}?mode=ro", uri=True)
+    try:
+        rows = con.execute("SELECT prefix, key_hash, typeof(key_hash) FROM api_keys").fetchall()
+    finally:
+        con.close()
+    stored = {prefix: (h, t) for prefix, h, t in rows}
+    assert set(stored) == {k[:12] for k in traffic.keys.values()}
+    for key in traffic.keys.values():
+        h, kind = stored[key[:12]]
+        assert kind == "blob" and h == hashlib.sha256(key.encode()).digest(), key[:12]
+
+
+def test_access_log_is_one_exact_json_line_per_response(traffic):
+    lines = access_lines(traffic.server)
+    seen = {}
+    now = time.time()
+    for line in lines:
+        entry = json.loads(line)
+        assert list(entry) == LOG_FIELDS, line
+        assert TIME_RE.match(entry["time"]), line
+        t = time.mktime(time.strptime(entry["time"][:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+        assert abs(t - now) < 600, line
+        assert REQUEST_ID_24.match(entry["request_id"]), line
+        assert entry["request_id"] not in seen, f"request id logged twice: {line}"
+        assert isinstance(entry["status"], int) and 100 <= entry["status"] <= 599, line
+        assert isinstance(entry["latency_us"], int) and 0 <= entry["latency_us"] < 10_000_000
+        assert entry["key_prefix"] == "" or re.fullmatch(r"tc_(live|test)_[0-9A-Za-z]{4}",
+                                                         entry["key_prefix"]), line
+        seen[entry["request_id"]] = entry
+    expected = traffic.rec.expected
+    assert set(seen) == set(expected), (
+        f"missing from the log: {sorted(set(expected) - set(seen))}; "
+        f"not sent by the test: {[seen[i] for i in set(seen) - set(expected)]}")
+    for rid, (method, path, status, prefix) in expected.items():
+        e = seen[rid]
+        assert (e["method"], e["path"], e["status"], e["key_prefix"]) == \
+            (method, path, status, prefix), (e, (method, path, status, prefix))
+
+
+def test_client_request_id_never_echoed_nor_logged(traffic):
+    text = "\n".join(traffic.server.stdout_lines)
+    assert len(traffic.sent_id_responses) == len(SENT_IDS)
+    for sent, r in traffic.sent_id_responses:
+        assert r.status_code == 200, r.text
+        rid = r.headers["X-Request-ID"]
+        assert rid != sent and REQUEST_ID_24.match(rid), rid
+        assert r.json()["meta"]["request_id"] == rid
+        assert sent not in r.text
+        assert sent not in text, f"client-sent X-Request-ID {sent!r} reached the log"
+
+
+def test_cors_never_allows_credentials_nor_reflects_origin(traffic):
+    kinds = set()
+    for label, status, headers in traffic.rec.responses:
+        h = {k.lower(): v for k, v in headers.items()}
+        kinds.add(status)
+        assert h.get("access-control-allow-origin") == "*", (label, status, h)
+        assert "access-control-allow-credentials" not in h, (label, status, h)
+        assert ORIGIN not in " ".join(h.values()), (label, status, h)
+        if status == 204:
+            allowed = [x.strip().lower() for x in h["access-control-allow-headers"].split(",")]
+            assert "cookie" not in allowed, h
+    # the response kinds covered
+    assert {200, 204, 400, 401, 404, 405, 413, 415, 422, 429, 431} <= kinds, kinds
+
+
+def test_access_log_line_is_written_when_the_response_is(tmp_path):
+    cfg = tmp_path / "log.toml"
+    cfg.write_text(SECRETS_TOML)
+    server = Server(tmp_path / "data", cfg).start()
+    try:
+        r = requests.get(server.url("/v1/health"), timeout=10)
+        rid = r.headers["X-Request-ID"]
+        assert server.wait_for_line(re.escape(rid), timeout=3), \
+            f"the access-log line of {rid} was not on stdout 3 s after the response"
+    finally:
+        server.kill()
