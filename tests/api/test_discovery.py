@@ -218,7 +218,7 @@ def test_tools_default_listing(api, service_version):
             assert item["domain"] == domain and item["endpoint"] == path
             assert item["standard"] == standard
         assert SEMVER_RE.match(item["version"])
-        rec = api.get(path + "/schema").json()["result"]
+        rec = api.get(item["endpoint"] + "/schema").json()["result"]
         assert {k: rec[k] for k in SUMMARY_KEYS} == item
 
 
