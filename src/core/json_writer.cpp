@@ -39,6 +39,19 @@ void append_json_string(std::string& out, std::string_view s) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
   for (size_t i = 0; i < s.size(); ++i) {
+    // Fast path: copy a run of printable ASCII that needs no escape in one append
+    // (keys, ids and most messages are entirely such a run).
+    size_t run = i;
+    while (run < s.size()) {
+      const auto b = static_cast<unsigned char>(s[run]);
+      if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
+      ++run;
+    }
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
     switch (c) {
