@@ -1,0 +1,1148 @@
+#!/usr/bin/env python3
+"""`make bench` (via bench/run.sh, which builds the Release binary first): toolcalc against
+nginx returning the same bytes, on loopback, then cost per request, memory, a profile and
+the micro-benchmarks. Results go to stdout and to bench/results/latest.txt.
+
+Phases (environment variables, defaults in brackets):
+  1. load: wrk with bench/request.lua, at BENCH_CONNECTIONS ["1 64 256"] connections,
+     alternating the two servers: POST execute for BENCH_SECONDS [10] s per run, then
+     GET /v1/tools and the schema for BENCH_SHORT_SECONDS [5] s per run. toolcalc
+     --threads 1, nginx 1 worker, wrk -t1. Every response's status is checked.
+  2. memory: toolcalc's VmRSS/VmHWM after every run; then (BENCH_LONG [1]) execute runs at
+     64 connections until it has served BENCH_LONG_REQUESTS [500000] more, sampling at the
+     half and at the end: the two halves of the same load must match (flat), and the peak
+     is read after well over 1,000,000 requests in all.
+  3. profile (BENCH_PROFILE [1]): `perf record -e cpu-clock --call-graph dwarf` of each
+     server during a BENCH_PROFILE_SECONDS [5] s execute run at 64 connections; time split
+     into kernel, Beast, Asio, our code, allocation.
+  4. instructions per request: `perf stat -e instructions:u,instructions:k` over exactly
+     BENCH_CALLGRIND_REQUESTS [10000] execute requests (bench/client.py, one keep-alive
+     connection) where the kernel exposes hardware counters; and (BENCH_CALLGRIND [1])
+     each server under callgrind, the same requests between a zero and a dump of the
+     counters: user-space instructions, a breakdown by function and call counts.
+  5. micro-benchmarks (BENCH_MICRO [1]): build-release/bench/micro_bench, filtered by
+     BENCH_MICRO_FILTER (default: every tool's full path and envelope, the step
+     breakdown of the battery tool only; run micro_bench yourself for all of it).
+  6. scaling (BENCH_SCALING [1]): toolcalc --threads 2 against nginx with 2 workers, wrk -t2,
+     at BENCH_SCALING_CONNECTIONS ["64 256"], BENCH_SHORT_SECONDS per run.
+Before the runs it waits up to BENCH_QUIET_WAIT [30] s for other processes to leave the
+cores alone (the machine is shared); the 'other' column shows how much they used anyway.
+BENCH_KEEP=1 keeps the work directory (configs, logs, perf data, callgrind dumps);
+BENCH_OUT names another report file than bench/results/latest.txt.
+Everything listens on 127.0.0.1 only; every load is bounded in time; every server is
+stopped at the end, also on Ctrl-C or an error.
+"""
+import datetime
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+LUA = os.path.join(HERE, "request.lua")
+CLIENT = os.path.join(HERE, "client.py")
+RESULTS = os.path.join(HERE, "results")
+
+BATTERY_PATH = "/v1/iot-mcu/mcu-deep-sleep-battery"
+BATTERY_BODY = ('{"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,'
+                '"wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80}')
+
+
+def env_int(name, default):
+    return int(os.environ.get(name, default))
+
+
+def env_list(name, default):
+    return [int(x) for x in os.environ.get(name, default).split()]
+
+
+SECONDS = env_int("BENCH_SECONDS", 10)
+SHORT_SECONDS = env_int("BENCH_SHORT_SECONDS", 5)
+CONNECTIONS = env_list("BENCH_CONNECTIONS", "1 64 256")
+WARMUP_SECONDS = env_int("BENCH_WARMUP_SECONDS", 2)
+SCALING = env_int("BENCH_SCALING", 1)
+SCALING_CONNECTIONS = env_list("BENCH_SCALING_CONNECTIONS", "64 256")
+LONG = env_int("BENCH_LONG", 1)
+LONG_REQUESTS = env_int("BENCH_LONG_REQUESTS", 500_000)
+PROFILE = env_int("BENCH_PROFILE", 1)
+PROFILE_SECONDS = env_int("BENCH_PROFILE_SECONDS", 5)
+CALLGRIND = env_int("BENCH_CALLGRIND", 1)
+CALLGRIND_REQUESTS = env_int("BENCH_CALLGRIND_REQUESTS", 10000)
+MICRO = env_int("BENCH_MICRO", 1)
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+class Endpoint:
+    def __init__(self, name, method, path, body, with_key, seconds, title):
+        self.name, self.method, self.path, self.body = name, method, path, body
+        self.with_key, self.seconds, self.title = with_key, seconds, title
+
+
+ENDPOINTS = [
+    Endpoint("execute", "POST", BATTERY_PATH, BATTERY_BODY, True, SECONDS,
+             f"POST {BATTERY_PATH} (battery default body, Bearer key on the bench plan)"),
+    Endpoint("tools", "GET", "/v1/tools", None, False, SHORT_SECONDS,
+             "GET /v1/tools (no key: anonymous plan)"),
+    Endpoint("schema", "GET", BATTERY_PATH + "/schema", None, False, SHORT_SECONDS,
+             f"GET {BATTERY_PATH}/schema (no key)"),
+]
+
+
+# ---------------------------------------------------------------- output
+
+class Report:
+    def __init__(self, path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.path = path
+        root, ext = os.path.splitext(path)
+        self.partial = root + ".partial" + ext  # *.txt: ignored by git like the report
+        self.file = open(self.partial, "w")
+
+    def line(self, text=""):
+        print(text, flush=True)
+        self.file.write(text + "\n")
+        self.file.flush()
+
+    def note(self, text):  # progress: stdout only
+        print(f"  .. {text}", file=sys.stderr, flush=True)
+
+    def close(self, ok):
+        self.file.close()
+        if ok:
+            os.replace(self.partial, self.path)
+        else:
+            print(f"bench: incomplete results kept in {self.partial}", file=sys.stderr)
+
+
+def table(rows, header, align=None):
+    widths = [len(h) for h in header]
+    for r in rows:
+        for i, c in enumerate(r):
+            widths[i] = max(widths[i], len(str(c)))
+    align = align or ["<"] + [">"] * (len(header) - 1)
+    fmt = " | ".join("{:%s%d}" % (a, w) for a, w in zip(align, widths))
+    out = [fmt.format(*header), "-+-".join("-" * w for w in widths)]
+    out += [fmt.format(*[str(c) for c in r]) for r in rows]
+    return out
+
+
+def ms(us):
+    return f"{us / 1000:.3f}"
+
+
+# ---------------------------------------------------------------- processes
+
+CHILDREN = []  # every process started here, stopped by cleanup()
+
+
+def start(cmd, log_path, **kw):
+    log = open(log_path, "ab")
+    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, **kw)
+    log.close()
+    CHILDREN.append(p)
+    return p
+
+
+def stop(p, sig=signal.SIGTERM, timeout=20):
+    if p.poll() is None:
+        p.send_signal(sig)
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    if p in CHILDREN:
+        CHILDREN.remove(p)
+
+
+def cleanup():
+    for p in list(CHILDREN):
+        try:
+            stop(p, timeout=10)
+        except Exception:  # noqa: BLE001 - best effort on the way out
+            pass
+
+
+def on_signal(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_exchange(port, method, path, body=None, key=None, timeout=5.0):
+    """One request on a fresh connection: (status, [(name, value)], body bytes)."""
+    head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    data = body.encode() if body else b""
+    if key:
+        head.append(f"Authorization: Bearer {key}")
+    if body:
+        head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        buf = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+    raw_head, _, payload = buf.partition(b"\r\n\r\n")
+    lines = raw_head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = [tuple(x.strip() for x in l.split(":", 1)) for l in lines[1:]]
+    length = next((int(v) for n, v in headers if n.lower() == "content-length"), len(payload))
+    return status, headers, payload[:length]
+
+
+def wait_ready(port, proc, seconds, path="/v1/health"):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} during start-up")
+        try:
+            status, _, _ = http_exchange(port, "GET", path, timeout=2)
+            if status in (200, 404):
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"server on port {port} not ready after {seconds} s")
+
+
+def proc_ticks(pids):
+    """(user, system) clock ticks of the processes, all threads included."""
+    u = s = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            u += int(fields[11])
+            s += int(fields[12])
+        except OSError:
+            pass
+    return u, s
+
+
+def machine_ticks():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    total = sum(v[:8])  # user nice system idle iowait irq softirq steal
+    return total, total - v[3] - v[4]
+
+
+def wait_quiet(report):
+    """Waits up to BENCH_QUIET_WAIT s for other processes to leave the cores alone (the
+    2-core machine is shared with builds and tests), so that the runs measure the servers."""
+    limit = env_int("BENCH_QUIET_WAIT", 30)
+    deadline = time.time() + limit
+    busy = 0.0
+    while True:
+        a = machine_ticks()
+        time.sleep(2)
+        b = machine_ticks()
+        busy = (b[1] - a[1]) / (b[0] - a[0]) * os.cpu_count() * 100  # % of one core
+        if busy < 30 or time.time() >= deadline:
+            break
+        report.note(f"machine busy ({busy:.0f}% of a core used by others); waiting for quiet")
+    return busy
+
+
+def proc_status(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])  # kB
+    return 0
+
+
+# ---------------------------------------------------------------- servers
+
+class Toolcalc:
+    def __init__(self, binary, work, threads, key):
+        self.name = "toolcalc"
+        self.binary, self.work, self.threads, self.key = binary, work, threads, key
+        self.port = free_port()
+        self.proc = None
+        self.served = 0  # requests counted by wrk on this process
+
+    def start(self):
+        cmd = [self.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--threads",
+               str(self.threads), "--data", os.path.join(self.work, "data"), "--config",
+               os.path.join(self.work, "toolcalc.toml")]
+        self.proc = start(cmd, os.path.join(self.work, f"toolcalc-{self.threads}t.log"))
+        wait_ready(self.port, self.proc, 30)
+
+    def pids(self):
+        return [self.proc.pid]
+
+    def stop(self):
+        if self.proc:
+            stop(self.proc)
+            self.proc = None
+
+
+def nginx_string(text, quote):
+    """`text` as an nginx quoted string: \\ and the quote escaped, $ through $dollar."""
+    text = text.replace("\\", "\\\\").replace(quote, "\\" + quote)
+    return quote + text.replace("$", "${dollar}") + quote
+
+
+def nginx_parts(text, limit=3500):
+    """`text` cut into single-quoted nginx strings of at most `limit` characters each."""
+    parts, current, size = [], [], 0
+    for ch in text:
+        piece = nginx_string(ch, "'")[1:-1]
+        if size + len(piece) > limit:
+            parts.append("'" + "".join(current) + "'")
+            current, size = [], 0
+        current.append(piece)
+        size += len(piece)
+    parts.append("'" + "".join(current) + "'")
+    return parts
+
+
+class Nginx:
+    """nginx-light answering each benchmarked path with the exact body and headers toolcalc
+    sent for it (captured before), from a config generated in the work directory."""
+
+    def __init__(self, work, workers, responses, single_process=False):
+        self.name = "nginx"
+        self.work, self.workers, self.responses = work, workers, responses
+        self.single_process = single_process
+        self.port = free_port()
+        self.dir = os.path.join(work, f"nginx-{workers}w{'-single' if single_process else ''}")
+        self.proc = None
+
+    def config(self):
+        locations = []
+        for path, (headers, body) in self.responses.items():
+            adds = "".join(f"      add_header {n} {nginx_string(v, chr(34))};\n" for n, v in headers)
+            # nginx refuses a config token over 4 KB: a longer body is set in parts and
+            # returned as their concatenation (still `return 200`, also for POST).
+            parts = nginx_parts(body)
+            if len(parts) == 1:
+                ret = f"      return 200 {parts[0]};\n"
+            else:
+                ret = "".join(f"      set $body{i} {p};\n" for i, p in enumerate(parts))
+                ret += "      return 200 \"" + "".join(
+                    f"${{body{i}}}" for i in range(len(parts))) + "\";\n"
+            locations.append(
+                f"    location = {path} {{\n"
+                f"      default_type \"application/json; charset=utf-8\";\n{adds}{ret}"
+                "    }\n")
+        d = self.dir
+        return (
+            f"worker_processes {self.workers};\n"
+            f"{'master_process off;' if self.single_process else ''}\n"
+            "daemon off;\n"
+            f"pid {d}/nginx.pid;\n"
+            f"error_log {d}/error.log warn;\n"
+            "events { worker_connections 8192; }\n"
+            "http {\n"
+            "  access_log off;\n"
+            "  server_tokens off;\n"
+            "  keepalive_requests 1000000000;\n"
+            "  keepalive_timeout 65s;\n"
+            f"  client_body_temp_path {d}/tmp;\n"
+            "  geo $dollar { default \"$\"; }\n"
+            "  server {\n"
+            f"    listen 127.0.0.1:{self.port} reuseport;\n"
+            + "".join(locations) +
+            "    location / { return 404; }\n"
+            "  }\n}\n")
+
+    def start(self, wrapper=()):
+        os.makedirs(os.path.join(self.dir, "tmp"), exist_ok=True)
+        conf = os.path.join(self.dir, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(self.config())
+        cmd = list(wrapper) + ["nginx", "-p", self.dir, "-c", conf, "-e",
+                               os.path.join(self.dir, "error.log")]
+        self.proc = start(cmd, os.path.join(self.dir, "stdout.log"))
+        wait_ready(self.port, self.proc, 60 if wrapper else 15)
+
+    def pids(self):
+        if self.single_process:
+            return [self.proc.pid]
+        kids = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == self.proc.pid:
+                            kids.append(int(entry))
+                except OSError:
+                    pass
+        return kids or [self.proc.pid]
+
+    def stop(self):
+        if self.proc:
+            stop(self.proc)
+            self.proc = None
+
+
+# ---------------------------------------------------------------- load
+
+def run_wrk(server, ep, conns, seconds, key, wrk_threads=1, max_requests=0):
+    env = dict(os.environ, BENCH_METHOD=ep.method, BENCH_PATH=ep.path,
+               BENCH_BODY=ep.body or "", BENCH_KEY=key if ep.with_key else "",
+               BENCH_MAX_REQUESTS=str(max_requests))
+    threads = max(1, min(wrk_threads, conns))
+    cmd = ["wrk", f"-t{threads}", f"-c{conns}", f"-d{seconds}s", "--latency", "-s", LUA,
+           f"http://127.0.0.1:{server.port}"]
+    pids = server.pids()
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    s0, m0, t0 = proc_ticks(pids), machine_ticks(), time.time()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=seconds + 60)
+    s1, m1, t1 = proc_ticks(pids), machine_ticks(), time.time()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    m = re.search(r"^BENCH_RESULT (.*)$", p.stdout, re.M)
+    if p.returncode != 0 or not m:
+        raise RuntimeError(f"wrk failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    r = {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+    bad = re.search(r"^BENCH_FIRST_NON200 (.*)$", p.stdout, re.M)
+    r["first_non200"] = bad.group(1) if bad else ""
+    n = max(1.0, r["requests"])
+    r["server_user_us"] = (s1[0] - s0[0]) / CLK_TCK * 1e6 / n
+    r["server_sys_us"] = (s1[1] - s0[1]) / CLK_TCK * 1e6 / n
+    r["server_cpu_pct"] = ((s1[0] - s0[0]) + (s1[1] - s0[1])) / CLK_TCK / (t1 - t0) * 100
+    wrk_cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    r["wrk_cpu_pct"] = wrk_cpu / (t1 - t0) * 100
+    busy = (m1[1] - m0[1]) / CLK_TCK
+    r["other_cpu_pct"] = max(0.0, busy - wrk_cpu - ((s1[0] - s0[0]) + (s1[1] - s0[1])) / CLK_TCK) \
+        / (t1 - t0) * 100
+    r["errors"] = sum(r[k] for k in ("err_connect", "err_read", "err_write", "err_timeout"))
+    r["all_200"] = r["non200"] == 0 and r["responses"] == r["requests"] and r["errors"] == 0 \
+        and r["err_status"] == 0
+    r["resp_bytes"] = r["bytes"] / n
+    if isinstance(server, Toolcalc):
+        server.served += int(r["requests"])
+    return r
+
+
+class LoadSession:
+    """One toolcalc and one nginx, run side by side; keeps every run's result."""
+
+    def __init__(self, report, tc, ng, key, wrk_threads):
+        self.report, self.tc, self.ng, self.key = report, tc, ng, key
+        self.wrk_threads = wrk_threads
+        self.results = {}  # (endpoint, conns, server) -> result
+        self.rss = []  # (requests served, VmRSS kB, VmHWM kB, after what)
+        self.turn = 0
+
+    def sample_rss(self, after):
+        pid = self.tc.proc.pid
+        self.rss.append((self.tc.served, proc_status(pid, "VmRSS"), proc_status(pid, "VmHWM"),
+                         after))
+
+    def warm_up(self):
+        for server in (self.tc, self.ng):
+            self.results[("warm-up", 64, server.name)] = run_wrk(
+                server, ENDPOINTS[0], 64, WARMUP_SECONDS, self.key, self.wrk_threads)
+        self.sample_rss("warm-up")
+
+    def run(self, ep, conns_list, seconds):
+        for conns in conns_list:
+            order = (self.tc, self.ng) if self.turn % 2 == 0 else (self.ng, self.tc)
+            self.turn += 1
+            for server in order:
+                self.report.note(f"{ep.name} c{conns} {server.name} {seconds}s")
+                r = run_wrk(server, ep, conns, seconds, self.key, self.wrk_threads)
+                self.results[(ep.name, conns, server.name)] = r
+                if server is self.tc:
+                    self.sample_rss(f"{ep.name} c{conns}")
+
+    def print_table(self, ep, conns_list, seconds, label):
+        rep = self.report
+        rep.line(f"-- {ep.title}")
+        rep.line(f"   {seconds} s per run, {label}; latency in ms; CPU = server CPU time per "
+                 "request (user+sys); CPU ratio = nginx CPU / toolcalc CPU per request (the "
+                 "throughput ratio of two CPU-bound servers, less sensitive to other load); "
+                 "other = CPU used by other processes (noise)")
+        rows = []
+        for c in conns_list:
+            t = self.results[(ep.name, c, "toolcalc")]
+            n = self.results[(ep.name, c, "nginx")]
+            rows.append([
+                c, f"{t['rps']:,.0f}", ms(t["p50_us"]), ms(t["p99_us"]),
+                f"{n['rps']:,.0f}", ms(n["p50_us"]), ms(n["p99_us"]),
+                f"{t['rps'] / n['rps']:.2f}",
+                f"{t['server_user_us'] + t['server_sys_us']:.1f}",
+                f"{n['server_user_us'] + n['server_sys_us']:.1f}",
+                f"{(n['server_user_us'] + n['server_sys_us']) / max(0.001, t['server_user_us'] + t['server_sys_us']):.2f}",
+                "yes" if t["all_200"] and n["all_200"] else "NO",
+                f"{max(t['other_cpu_pct'], n['other_cpu_pct']):.0f}%"])
+        for l in table(rows, ["conns", "toolcalc req/s", "p50", "p99", "nginx req/s", "p50",
+                              "p99", "ratio", "tc CPU µs", "ng CPU µs", "CPU ratio", "all 200",
+                              "other"]):
+            rep.line("   " + l)
+        for c in conns_list:
+            for s in ("toolcalc", "nginx"):
+                r = self.results[(ep.name, c, s)]
+                if not r["all_200"]:
+                    rep.line(f"   !! {s} c{c}: {int(r['non200'])} non-200 of {int(r['requests'])}, "
+                             f"socket errors {int(r['errors'])}, first: {r['first_non200']}")
+        rep.line()
+
+
+# ---------------------------------------------------------------- profile
+
+CATEGORIES = [
+    ("kernel (TCP send/recv, epoll, scheduling)", lambda d, s: d.startswith("[kernel")),
+    ("allocation (malloc/free/new/delete)", lambda d, s: re.match(
+        r"(_int_malloc|_int_free|malloc|free|cfree|realloc|_int_realloc|calloc|"
+        r"malloc_consolidate|unlink_chunk|tcache|__libc_malloc|__libc_free|"
+        r"operator new|operator delete|_int_free_merge_chunk|_int_free_create_chunk|"
+        r"_int_free_maybe_consolidate|__malloc|__free)", s) is not None),
+    ("Beast response serializer + buffer sequences", lambda d, s: "boost::beast" in s and re.search(
+        r"serializer|buffers_cat|chunk_crlf|write_some_op|write_op<|write_msg_op|field_range|"
+        r"::writer", s) is not None),
+    ("Beast tcp_stream (I/O operations, timeouts)", lambda d, s: re.search(
+        r"boost::beast::basic_stream|boost::beast::tcp_stream|transfer_op|"
+        r"boost::beast::detail::bind_front|buffers_prefix|buffers_suffix|buffers_ref", s) is not None
+        and "basic_parser" not in s.split("(")[0]),
+    ("Beast request parser + fields", lambda d, s: "boost::beast" in s or "boost::intrusive" in s),
+    ("Asio (reactor, coroutines, executors, timers)", lambda d, s: "boost::asio" in s
+        or "coroutine" in s),
+    ("Boost.JSON body parser", lambda d, s: "boost::json" in s),
+    ("our code: toolcalc::http", lambda d, s: s.startswith("toolcalc::http")),
+    ("our code: api/catalog/accounts/tools", lambda d, s: s.startswith("toolcalc::")),
+    ("OpenSSL SHA-256 (key hash)", lambda d, s: "libcrypto" in d),
+    ("libc memcpy/memcmp/strlen", lambda d, s: re.match(r"__(mem|str)", s) is not None),
+    ("locks (pthread mutex)", lambda d, s: "pthread_mutex" in s or "futex" in s),
+    ("clock_gettime (vDSO)", lambda d, s: "vdso" in d or "clock_gettime" in s),
+    ("SQLite (background flush)", lambda d, s: "sqlite" in d.lower() or s.startswith("sqlite3")),
+    ("number formatting (std::to_chars/from_chars, from our decimal code)",
+     lambda d, s: re.search(r"std::(__detail::)?(to_chars|from_chars)|__to_chars|__floating_|"
+                            r"ryu::|strtod", s) is not None),
+    ("nginx user space", lambda d, s: os.path.basename(d) == "nginx"),
+    ("libstdc++ / other user space", lambda d, s: True),
+]
+
+
+def classify(dso, sym):
+    """The category of a function: by its outer name first (template arguments name other
+    types: a Beast read operation over a tcp_stream is still a read), then by the full
+    name (Beast's buffer iterators appear as boost::mp11 helpers over Beast types)."""
+    for name_used in (shorten(sym, 100000), sym):
+        for name, rule in CATEGORIES[:-1]:
+            if rule(dso, name_used):
+                return name
+    return CATEGORIES[-1][0]
+
+
+def perf_profile(report, server, key, work, label):
+    data = os.path.join(work, f"perf-{label}.data")
+    rec = start(["perf", "record", "-e", "cpu-clock", "-F", "499", "--call-graph", "dwarf,16384",
+                 "-o", data, "-p", ",".join(str(p) for p in server.pids()), "--",
+                 "sleep", str(PROFILE_SECONDS + 1)], os.path.join(work, f"perf-{label}.log"))
+    time.sleep(0.5)
+    r = run_wrk(server, ENDPOINTS[0], 64, PROFILE_SECONDS, key)
+    rec.wait(PROFILE_SECONDS + 30)
+    CHILDREN.remove(rec)
+    out = subprocess.run(["perf", "report", "-i", data, "--children", "--sort", "dso,sym",
+                          "--stdio", "-g", "none", "--no-inline", "--percent-limit", "0"],
+                         capture_output=True, text=True, env=dict(os.environ, DEBUGINFOD_URLS=""),
+                         timeout=600).stdout
+    with open(os.path.join(RESULTS, f"perf-{label}.txt"), "w") as f:
+        f.write(out)
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r"\s+([\d.]+)%\s+([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(.*)$", line)
+        if m:
+            rows.append((float(m.group(1)), float(m.group(2)), m.group(3), m.group(5).strip()))
+    cats = {}
+    for _, self_pct, dso, sym in rows:
+        c = classify(dso, sym)
+        cats[c] = cats.get(c, 0.0) + self_pct
+    return r, rows, cats
+
+
+def print_profile(report, label, r, rows, cats, interesting):
+    report.line(f"-- {label}: perf, cpu-clock at 499 Hz, dwarf call graphs, execute at 64 "
+                f"connections ({r['rps']:,.0f} req/s under the profiler)")
+    report.line("   where the time goes (self time, by category):")
+    for name, pct in sorted(cats.items(), key=lambda kv: -kv[1]):
+        if pct >= 0.05:
+            report.line(f"     {pct:5.1f}%  {name}")
+    report.line("   top functions by self time:")
+    for children, self_pct, dso, sym in sorted(rows, key=lambda x: -x[1])[:15]:
+        report.line(f"     {self_pct:5.1f}%  {shorten(sym)}  [{os.path.basename(dso)}]")
+    if interesting:
+        report.line("   inclusive time (children) of our entry points:")
+        for pattern in interesting:
+            best = [x for x in rows if re.search(pattern, x[3])]
+            if best:
+                c = max(best, key=lambda x: x[0])
+                report.line(f"     {c[0]:5.1f}%  {shorten(c[3])}")
+    report.line()
+
+
+def shorten(sym, width=130):
+    # Template arguments make Beast/Asio names unreadable: keep the outer name.
+    out, depth = [], 0
+    for ch in sym:
+        if ch == "<":
+            if depth == 0:
+                out.append("<…>")
+            depth += 1
+        elif ch == ">":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(ch)
+    s = "".join(out)
+    return s if len(s) <= width else s[:width - 1] + "…"
+
+
+# ---------------------------------------------------------------- perf stat
+
+def perf_stat_supported():
+    p = subprocess.run(["perf", "stat", "-x,", "-e", "instructions", "true"],
+                       capture_output=True, text=True)
+    return p.returncode == 0 and "<not supported>" not in p.stderr \
+        and "<not counted>" not in p.stderr
+
+
+def perf_stat_instructions(server, key, work):
+    """(user, kernel) instructions per request of a running server, from hardware counters
+    over exactly CALLGRIND_REQUESTS execute requests on one connection."""
+    out = os.path.join(work, f"perf-stat-{server.name}.csv")
+    client = [sys.executable, CLIENT, "127.0.0.1", str(server.port)]
+    args = ["POST", BATTERY_PATH, BATTERY_BODY, key]
+    subprocess.run(client + ["200"] + args, check=True, capture_output=True, timeout=120)
+    stat = start(["perf", "stat", "-x,", "-e", "instructions:u,instructions:k", "-o", out, "-p",
+                  ",".join(str(p) for p in server.pids())], os.path.join(work, "perf-stat.log"))
+    time.sleep(0.3)
+    subprocess.run(client + [str(CALLGRIND_REQUESTS)] + args, check=True, capture_output=True,
+                   timeout=600)
+    stop(stat, signal.SIGINT)
+    values = {}
+    with open(out) as f:
+        for line in f:
+            fields = line.strip().split(",")
+            if len(fields) > 2 and fields[0].replace(".", "").isdigit():
+                values[fields[2]] = float(fields[0])
+    return (values.get("instructions:u", 0) / CALLGRIND_REQUESTS,
+            values.get("instructions:k", 0) / CALLGRIND_REQUESTS)
+
+
+# ---------------------------------------------------------------- callgrind
+
+def callgrind_server(report, server, key, work):
+    """Runs `server` under callgrind; returns (instructions per request, annotate text)."""
+    out_pattern = os.path.join(work, f"callgrind.{server.name}.%p")
+    wrapper = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_pattern}"]
+    if isinstance(server, Toolcalc):
+        cmd = wrapper + [server.binary, "serve", "--listen", f"127.0.0.1:{server.port}",
+                         "--threads", "1", "--data", os.path.join(work, "data"), "--config",
+                         os.path.join(work, "toolcalc.toml")]
+        server.proc = start(cmd, os.path.join(work, "callgrind-toolcalc.log"))
+        wait_ready(server.port, server.proc, 120)
+    else:
+        server.start(wrapper)
+    pid = server.proc.pid
+    try:
+        client = [sys.executable, CLIENT, "127.0.0.1", str(server.port)]
+        args = ["POST", BATTERY_PATH, BATTERY_BODY, key]
+        subprocess.run(client + ["200"] + args, check=True, capture_output=True, timeout=300)
+        subprocess.run(["callgrind_control", "-z", str(pid)], check=True, capture_output=True,
+                       timeout=60)
+        before = set(os.listdir(work))
+        c = subprocess.run(client + [str(CALLGRIND_REQUESTS)] + args, capture_output=True,
+                           text=True, timeout=1800)
+        if c.returncode != 0:
+            raise RuntimeError(f"client under callgrind: {c.stdout} {c.stderr}")
+        subprocess.run(["callgrind_control", "-d", str(pid)], check=True, capture_output=True,
+                       timeout=60)
+        dump = None
+        for _ in range(100):
+            new = sorted(f for f in set(os.listdir(work)) - before
+                         if f.startswith(f"callgrind.{server.name}.{pid}."))
+            if new:
+                dump = os.path.join(work, new[-1])
+                break
+            time.sleep(0.1)
+        if not dump:
+            raise RuntimeError("callgrind dump not found")
+        time.sleep(0.5)
+    finally:
+        server.stop()
+    total = 0
+    with open(dump) as f:
+        for line in f:
+            if line.startswith("totals:") or line.startswith("summary:"):
+                total = int(line.split()[1])
+    texts = {}
+    for inclusive in ("yes", "no"):
+        texts[inclusive] = subprocess.run(
+            ["callgrind_annotate", f"--inclusive={inclusive}", "--threshold=100", dump],
+            capture_output=True, text=True, timeout=300).stdout
+    with open(os.path.join(RESULTS, f"callgrind-{server.name}.txt"), "w") as f:
+        f.write("# inclusive\n" + texts["yes"] + "\n# self\n" + texts["no"])
+    self_cost, calls, dso_of = callgrind_self(dump)
+    return (total / CALLGRIND_REQUESTS, annotate_inclusive(texts["yes"]), self_cost, calls,
+            dso_of)
+
+
+def annotate_inclusive(text):
+    """{function name: inclusive Ir} from a callgrind_annotate --inclusive=yes listing."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S.*?):(\S.*?)(?: \[/[^\]]*\])?$", line)
+        if m and "PROGRAM TOTALS" not in line:
+            out.setdefault(m.group(3), int(m.group(1).replace(",", "")))
+    return out
+
+
+def callgrind_self(path):
+    """From a callgrind dump: {function: self Ir}, {callee: calls}, {function: object file}
+    (callgrind_annotate's own self listing is skewed by the counters being zeroed while
+    frames are live)."""
+    names, objects, cost, calls, dso_of = {}, {}, {}, {}, {}
+    fn, cfn, ob, after_calls = None, None, "", False
+
+    def resolve(ref, table):
+        m = re.match(r"\((\d+)\)(?: (.*))?$", ref)
+        if not m:
+            return ref
+        if m.group(2) is not None:
+            table[m.group(1)] = m.group(2)
+        return table.get(m.group(1), ref)
+
+    with open(path) as f:
+        for line in f:
+            if line.startswith("ob="):
+                ob = resolve(line[3:].rstrip("\n"), objects)
+            elif line.startswith("cob="):
+                resolve(line[4:].rstrip("\n"), objects)
+            elif line.startswith("fn="):
+                fn, after_calls = resolve(line[3:].rstrip("\n"), names), False
+                dso_of.setdefault(fn, ob)
+            elif line.startswith("cfn="):
+                cfn = resolve(line[4:].rstrip("\n"), names)
+            elif line.startswith("calls="):
+                after_calls = True
+                calls[cfn] = calls.get(cfn, 0) + int(line[6:].split()[0])
+            elif line[:1] in "0123456789+-*" and fn is not None:
+                if after_calls:  # the inclusive cost of that call, not this function's own
+                    after_calls = False
+                    continue
+                parts = line.split()
+                if len(parts) >= 2:
+                    cost[fn] = cost.get(fn, 0) + int(parts[1])
+    return cost, calls, dso_of
+
+
+KEY_FUNCTIONS = [
+    ("Beast request parser (basic_parser::put)", r"^boost::beast::http::basic_parser<true>::put\b"),
+    ("api::Service::handle", r"^toolcalc::api::Service::handle\b"),
+    ("  Service::dispatch", r"^toolcalc::api::Service::dispatch\b"),
+    ("  Accounts::authenticate", r"^toolcalc::accounts::Accounts::authenticate\b"),
+    ("    hash_api_key (SHA-256)", r"^toolcalc::accounts::hash_api_key\b"),
+    ("  Accounts::take_rate_unit", r"^toolcalc::accounts::Accounts::take_rate_unit\b"),
+    ("  Accounts::reserve_quota", r"^toolcalc::accounts::Accounts::reserve_quota\b"),
+    ("  Service::execute", r"^toolcalc::api::Service::execute\b"),
+    ("    prepare_inputs (parse + validate)", r"^toolcalc::api::prepare_inputs\b"),
+    ("    compute_result (compute + render)", r"^toolcalc::api::compute_result\b"),
+    ("      render_result", r"^toolcalc::catalog::render_result\b"),
+    ("  Service::finish (headers)", r"^toolcalc::api::Service::finish\b"),
+    ("  new_request_id", r"^toolcalc::api::new_request_id\b"),
+    ("to_beast (api::Response -> Beast)", r"^toolcalc::http::detail::to_beast\b"),
+    ("Beast response write (serializer + buffers + send call)",
+     r"^boost::beast::http::detail::write_op<"),
+    ("  serializer::next", r"^void boost::beast::http::serializer<.*>::next<"),
+    ("operator new (all callers)", r"^operator new\(unsigned long\)"),
+]
+
+
+def print_callgrind(report, tc_ir, ng_ir, incl, self_cost, dso_of):
+    n = CALLGRIND_REQUESTS
+    report.line(f"   toolcalc: {tc_ir:,.0f} instructions/request")
+    report.line(f"   nginx:    {ng_ir:,.0f} instructions/request   "
+                f"(toolcalc/nginx = {tc_ir / ng_ir:.1f}×)")
+    report.line("   toolcalc, inclusive, by step (instructions/request, % of the request; the "
+                "session coroutine is resumed from Beast's read handler, so the outer frames "
+                "are left out):")
+    for label, pattern in KEY_FUNCTIONS:
+        hits = [v for k, v in incl.items() if re.search(pattern, k)]
+        if hits:
+            v = max(hits) / n
+            report.line(f"     {v:9,.0f}  {100 * v / tc_ir:5.1f}%  {label}")
+    report.line("   toolcalc, top functions by self instructions:")
+    total = sum(self_cost.values()) or 1
+    for name, ir in sorted(self_cost.items(), key=lambda kv: -kv[1])[:20]:
+        dso = os.path.basename(dso_of.get(name, ""))
+        report.line(f"     {ir / n:9,.0f}  {100 * ir / total:5.1f}%  {shorten(name, 100)}  [{dso}]")
+    cats = {}
+    for name, ir in self_cost.items():
+        c = classify(dso_of.get(name, ""), name)
+        cats[c] = cats.get(c, 0) + ir
+    report.line("   toolcalc, self instructions by category:")
+    for c, ir in sorted(cats.items(), key=lambda kv: -kv[1]):
+        if ir / total >= 0.002:
+            report.line(f"     {ir / n:9,.0f}  {100 * ir / total:5.1f}%  {c}")
+
+
+# ---------------------------------------------------------------- micro
+
+def micro(report, build_dir, work):
+    binary = os.path.join(build_dir, "bench", "micro_bench")
+    out_json = os.path.join(work, "micro.json")
+    flt = os.environ.get("BENCH_MICRO_FILTER",
+                         r"^(tool/|handle\.|part/|http/|tool\.[a-z]+/mcu-deep-sleep-battery$)")
+    p = subprocess.run([binary, "--benchmark_min_time=0.2", f"--benchmark_filter={flt}",
+                        f"--benchmark_out={out_json}",
+                        "--benchmark_out_format=json"], capture_output=True, text=True,
+                       timeout=600)
+    with open(os.path.join(RESULTS, "micro.txt"), "w") as f:
+        f.write(p.stdout + p.stderr)
+    if p.returncode != 0:
+        raise RuntimeError(f"micro_bench failed:\n{p.stdout}\n{p.stderr}")
+    with open(out_json) as f:
+        data = json.load(f)
+    rows = []
+    for b in data["benchmarks"]:
+        name = b["name"]
+        scale = {"ns": 1, "us": 1e3, "ms": 1e6}[b.get("time_unit", "ns")]
+        cpu_ns = b["cpu_time"] * scale
+        targeted = name.startswith("tool/") or name.startswith("handle.execute/")
+        verdict = ("met" if cpu_ns <= 2000 else "NOT met") if targeted else ""
+        if b.get("error_occurred"):
+            verdict = "ERROR: " + b.get("error_message", "")
+        rows.append([name, f"{cpu_ns / 1000:.3f}", f"{b['iterations']:,}", verdict])
+    report.line("-- micro-benchmarks (Google Benchmark, CPU time per operation; target ≤ 2 µs "
+                "for tool/* and handle.execute/*)")
+    for l in table(rows, ["benchmark", "µs", "iterations", "≤ 2 µs"], ["<", ">", ">", "<"]):
+        report.line("   " + l)
+    report.line()
+
+
+# ---------------------------------------------------------------- main
+
+def machine_lines():
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                         text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    with open("/proc/loadavg") as f:
+        load = " ".join(f.read().split()[:3])
+    nginx_v = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    wrk_v = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0]
+    return [
+        f"date:     {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"machine:  {os.cpu_count()} CPUs, {cpu}, kernel {os.uname().release}",
+        f"commit:   {rev}{' (with uncommitted changes)' if dirty else ''}",
+        f"tools:    {nginx_v.replace('nginx version: ', '')}, {wrk_v.split(' [')[0]}",
+        f"load avg: {load} at start (other processes compete for the 2 cores: see 'other')",
+    ]
+
+
+def capture_responses(tc, key):
+    """The exact body and headers toolcalc sends for each endpoint, for nginx to replay."""
+    responses = {}
+    for ep in ENDPOINTS:
+        status, headers, body = http_exchange(tc.port, ep.method, ep.path, ep.body,
+                                              key if ep.with_key else None)
+        if status != 200:
+            raise RuntimeError(f"{ep.method} {ep.path} answered {status}: {body[:300]!r}")
+        keep = [(n, v) for n, v in headers
+                if n.lower() not in ("content-type", "content-length", "connection", "date",
+                                     "server")]
+        responses[ep.path] = (keep, body.decode())
+    return responses
+
+
+def check_nginx(ng, responses):
+    for ep in ENDPOINTS:
+        status, headers, body = http_exchange(ng.port, ep.method, ep.path, ep.body, None)
+        want_headers, want_body = responses[ep.path]
+        got = dict((n.lower(), v) for n, v in headers)
+        if status != 200 or body.decode() != want_body or any(
+                got.get(n.lower()) != v for n, v in want_headers):
+            raise RuntimeError(f"nginx does not replay {ep.path} exactly: {status} {body[:200]!r}")
+
+
+def main():
+    build_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-release")
+    binary = os.path.join(build_dir, "toolcalc")
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    report = Report(os.path.abspath(os.environ.get("BENCH_OUT",
+                                                   os.path.join(RESULTS, "latest.txt"))))
+    work = tempfile.mkdtemp(prefix="toolcalc-bench-")
+    ok = False
+    started = time.time()
+    try:
+        ok = run(report, build_dir, binary, work)
+    finally:
+        cleanup()
+        report.line(f"total bench time: {time.time() - started:.0f} s")
+        report.close(ok)
+        if ok and not env_int("BENCH_KEEP", 0):
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"bench: logs, data and raw profiles kept in {work}", file=sys.stderr)
+    return 0 if ok else 1
+
+
+def run(report, build_dir, binary, work):
+    quiet = wait_quiet(report)
+    report.line("== toolcalc benchmark (make bench) ==")
+    for l in machine_lines():
+        report.line(l)
+    report.line(f"          {quiet:.0f}% of a core used by other processes just before the runs")
+    report.line()
+
+    with open(os.path.join(work, "toolcalc.toml"), "w") as f:
+        f.write("[server]\naccess_log = false\nmax_connections = 8192\n\n"
+                "[plans.bench]\nrate_per_minute = 100000000\nmonthly_quota = 1000000000000\n\n"
+                "[plans.anonymous]\nrate_per_minute = 100000000\n")
+    keys = subprocess.run([binary, "keys", "create", "--plan", "bench", "--label", "bench",
+                           "--data", os.path.join(work, "data"), "--config",
+                           os.path.join(work, "toolcalc.toml")],
+                          capture_output=True, text=True, check=True)
+    key = keys.stdout.strip()
+
+    tc = Toolcalc(binary, work, 1, key)
+    tc.start()
+    responses = capture_responses(tc, key)
+    ng = Nginx(work, 1, responses)
+    ng.start()
+    check_nginx(ng, responses)
+    report.line("servers (127.0.0.1 only): toolcalc serve --threads 1 (Release, access_log off, "
+                "embedded store, key on a plan whose limits are never reached) and nginx-light, "
+                "1 worker, access_log off, `return 200` of the exact body and headers toolcalc "
+                "sent for that path (verified before the runs)")
+    report.line("load: wrk with bench/request.lua, which checks every response's status; "
+                "servers alternate at each concurrency")
+    report.line()
+
+    s = LoadSession(report, tc, ng, key, 1)
+    sessions = [s]
+    report.note("warm-up")
+    s.warm_up()
+    for ep in ENDPOINTS:
+        s.run(ep, CONNECTIONS, ep.seconds)
+    report.line("== load, 1 server thread (toolcalc --threads 1, nginx worker_processes 1, "
+                "wrk -t1) ==")
+    for ep in ENDPOINTS:
+        s.print_table(ep, CONNECTIONS, ep.seconds, "wrk -t1")
+    sizes = ", ".join(
+        f"{ep.name} {s.results[(ep.name, CONNECTIONS[-1], 'toolcalc')]['resp_bytes']:.0f}/"
+        f"{s.results[(ep.name, CONNECTIONS[-1], 'nginx')]['resp_bytes']:.0f}"
+        for ep in ENDPOINTS)
+    report.line(f"   response bytes on the wire, toolcalc/nginx: {sizes}")
+    cpu_rows = []
+    for ep in ENDPOINTS:
+        for srv in ("toolcalc", "nginx"):
+            r = s.results[(ep.name, 64 if 64 in CONNECTIONS else CONNECTIONS[-1], srv)]
+            cpu_rows.append([f"{ep.name} {srv}", f"{r['server_user_us']:.1f}",
+                             f"{r['server_sys_us']:.1f}", f"{r['server_cpu_pct']:.0f}%",
+                             f"{r['wrk_cpu_pct']:.0f}%"])
+    report.line("   CPU per request at 64 connections (from /proc/PID/stat over the run):")
+    for l in table(cpu_rows, ["run", "user µs/req", "sys µs/req", "server CPU", "wrk CPU"]):
+        report.line("     " + l)
+    report.line()
+
+    targets(report, s)
+
+    if LONG:
+        report.note(f"long run: {LONG_REQUESTS:,} execute requests at 64 connections")
+        start_served = tc.served
+        half_done = False
+        chunk = 0
+        while tc.served - start_served < LONG_REQUESTS:
+            chunk += 1
+            s.results[("long run", chunk, "toolcalc")] = run_wrk(tc, ENDPOINTS[0], 64, SECONDS, key)
+            if not half_done and tc.served - start_served >= LONG_REQUESTS // 2:
+                s.sample_rss("long run, half")
+                half_done = True
+        s.sample_rss("long run, end")
+
+    memory(report, s, tc)
+
+    def perf_stat_phase():
+        report.line("== instructions per request: perf stat (hardware counters) ==")
+        if perf_stat_supported():
+            for server in (tc, ng):
+                u, k = perf_stat_instructions(server, key, work)
+                report.line(f"   {server.name}: {u:,.0f} user + {k:,.0f} kernel "
+                            f"instructions/request ({CALLGRIND_REQUESTS:,} execute requests on "
+                            "one connection)")
+        else:
+            report.line("   not available: `perf stat -e instructions true` says <not supported> "
+                        "(no hardware counters in this VM); see callgrind below")
+        report.line()
+
+    def profile_phase():
+        report.line("== profile: where toolcalc's time goes ==")
+        r, rows, cats = perf_profile(report, tc, key, work, "toolcalc")
+        print_profile(report, "toolcalc", r, rows, cats,
+                      [r"^toolcalc::api::Service::handle\(",
+                       r"^boost::beast::http::basic_parser<true>::put\(",
+                       r"^__libc_sendmsg", r"^__libc_recvmsg", r"^epoll_wait"])
+        r, rows, cats = perf_profile(report, ng, key, work, "nginx")
+        print_profile(report, "nginx (for comparison)", r, rows, cats, [])
+        report.line("   full listings: bench/results/perf-toolcalc.txt, perf-nginx.txt")
+        report.line()
+
+    def callgrind_phase():
+        report.line(f"== instructions per request: callgrind, {CALLGRIND_REQUESTS:,} execute "
+                    "requests on one keep-alive connection (bench/client.py), user space only ==")
+        report.note("callgrind: toolcalc")
+        tc_ir, incl, self_cost, tc_calls, tc_dso = callgrind_server(
+            report, Toolcalc(binary, work, 1, key), key, work)
+        report.note("callgrind: nginx")
+        ng_ir, _, _, ng_calls, _ = callgrind_server(
+            report, Nginx(work, 1, responses, single_process=True), key, work)
+        print_callgrind(report, tc_ir, ng_ir, incl, self_cost, tc_dso)
+        report.line("   calls per request (callgrind call counts):")
+        wanted = [("malloc", r"^malloc$"),
+                  ("  of which operator new", r"^operator new\(unsigned long\)$"),
+                  ("free", r"^free$"), ("clock_gettime", r"^clock_gettime"),
+                  ("pthread_mutex_lock", r"^pthread_mutex_lock"),
+                  ("sendmsg/writev/send",
+                   r"^(__libc_sendmsg|sendmsg|__GI___writev|writev|__libc_send|send)$"),
+                  ("recvmsg/recv/read",
+                   r"^(__libc_recvmsg|recvmsg|__libc_recv|recv|__libc_read|read)$"),
+                  ("epoll_wait", r"^epoll_wait$")]
+        rows = []
+        for label, pattern in wanted:
+            row = [label]
+            for calls in (tc_calls, ng_calls):
+                n = sum(v for k, v in calls.items() if k and re.search(pattern, k))
+                row.append(f"{n / CALLGRIND_REQUESTS:.1f}")
+            rows.append(row)
+        for l in table(rows, ["function", "toolcalc", "nginx"]):
+            report.line("     " + l)
+        report.line("   full listings: bench/results/callgrind-toolcalc.txt, callgrind-nginx.txt")
+        report.line()
+
+    optional_phase(report, "perf stat", perf_stat_phase)
+    if PROFILE:
+        optional_phase(report, "profile", profile_phase)
+    tc.stop()
+    ng.stop()
+    if CALLGRIND:
+        optional_phase(report, "callgrind", callgrind_phase)
+    if MICRO:
+        report.note("micro-benchmarks")
+        optional_phase(report, "micro-benchmarks", lambda: micro(report, build_dir, work))
+
+    if SCALING:
+        report.note("scaling: 2 threads / 2 workers")
+        tc2 = Toolcalc(binary, work, 2, key)
+        tc2.start()
+        ng2 = Nginx(work, 2, responses)
+        ng2.start()
+        s2 = LoadSession(report, tc2, ng2, key, 2)
+        sessions.append(s2)
+        s2.warm_up()
+        for ep in ENDPOINTS:
+            s2.run(ep, SCALING_CONNECTIONS, SHORT_SECONDS)
+        tc2.stop()
+        ng2.stop()
+        report.line("== scaling: toolcalc --threads 2 vs nginx worker_processes 2, wrk -t2 ==")
+        report.line("   (2 cores shared by server and wrk: neither can reach 2× here; what "
+                    "matters is that both gain alike)")
+        for ep in ENDPOINTS:
+            s2.print_table(ep, SCALING_CONNECTIONS, SHORT_SECONDS, "wrk -t2")
+        rows = []
+        for ep in ENDPOINTS:
+            for c in SCALING_CONNECTIONS:
+                if (ep.name, c, "toolcalc") not in s.results:
+                    continue
+                t1, n1 = s.results[(ep.name, c, "toolcalc")], s.results[(ep.name, c, "nginx")]
+                t2, n2 = s2.results[(ep.name, c, "toolcalc")], s2.results[(ep.name, c, "nginx")]
+                rows.append([f"{ep.name} c{c}", f"{t2['rps'] / t1['rps']:.2f}×",
+                             f"{n2['rps'] / n1['rps']:.2f}×", f"{t1['rps'] / n1['rps']:.2f}",
+                             f"{t2['rps'] / n2['rps']:.2f}"])
+        report.line("   gain from the second thread/worker, and ratio toolcalc/nginx at 1 and 2:")
+        for l in table(rows, ["run", "toolcalc 2/1", "nginx 2/1", "ratio @1", "ratio @2"]):
+            report.line("     " + l)
+        report.line()
+
+    checked = [r for session in sessions for r in session.results.values()]
+    all_ok = all(r["all_200"] for r in checked)
+    total = sum(int(r["requests"]) for r in checked)
+    report.line(f"every response a 200 in the load runs (warm-ups and scaling included): "
+                f"{'yes' if all_ok else 'NO'}, {total:,} responses checked")
+    return True
+
+
+def optional_phase(report, name, fn):
+    """Runs one measuring phase; a tool that is missing or refused (perf, valgrind) costs
+    that phase, not the whole report."""
+    try:
+        fn()
+    except (OSError, RuntimeError, subprocess.SubprocessError, ValueError) as e:
+        report.line(f"   !! {name} failed: {e}")
+        report.line()
+
+
+def targets(report, s):
+    report.line("== issue 6 targets (benchmark goals, read off the runs above) ==")
+    c = 64 if 64 in CONNECTIONS else CONNECTIONS[-1]
+    t, n = s.results[("execute", c, "toolcalc")], s.results[("execute", c, "nginx")]
+    rows = [
+        [f"execute ≥ 0.85 × nginx at {c} conns", f"{t['rps'] / n['rps']:.2f}",
+         "met" if t["rps"] >= 0.85 * n["rps"] else "NOT met"],
+        [f"  same, by CPU per request (nginx/toolcalc)",
+         f"{(n['server_user_us'] + n['server_sys_us']) / (t['server_user_us'] + t['server_sys_us']):.2f}",
+         "met" if (n['server_user_us'] + n['server_sys_us']) >= 0.85 * (
+             t['server_user_us'] + t['server_sys_us']) else "NOT met"],
+        [f"execute p99 ≤ 2 ms at {c} conns", ms(t["p99_us"]) + " ms",
+         "met" if t["p99_us"] <= 2000 else "NOT met"],
+    ]
+    for name in ("tools", "schema"):
+        worst = min(s.results[(name, k, "toolcalc")]["rps"] / s.results[(name, k, "nginx")]["rps"]
+                    for k in CONNECTIONS)
+        rows.append([f"{name} ≥ 0.9 × nginx (worst concurrency)", f"{worst:.2f}",
+                     "met" if worst >= 0.9 else "NOT met"])
+    all_ok = all(r["all_200"] for r in s.results.values())
+    rows.append(["every response a 200", "yes" if all_ok else "NO", "met" if all_ok else "NOT met"])
+    for l in table(rows, ["target", "measured", ""], ["<", ">", "<"]):
+        report.line("   " + l)
+    report.line()
+
+
+def memory(report, s, tc):
+    report.line("== toolcalc memory (VmRSS / VmHWM from /proc/PID/status, --threads 1 process) ==")
+    rows = [[f"{served:,}", f"{rss / 1024:.1f}", f"{hwm / 1024:.1f}", after]
+            for served, rss, hwm, after in s.rss]
+    for l in table(rows, ["requests served", "VmRSS MB", "VmHWM MB", "after"]):
+        report.line("   " + l)
+    final = s.rss[-1]
+    halves = [x for x in s.rss if x[3].startswith("long run")]
+    if len(halves) == 2:
+        mid, how = halves[0], "the two halves of the long execute run"
+    else:  # mixed workloads: larger bodies grow per-connection buffers, not a leak
+        mid, how = min(s.rss, key=lambda x: abs(x[0] - final[0] / 2)), "mid-run vs end (mixed loads)"
+    growth = (final[1] - mid[1]) / 1024
+    report.line(f"   peak RSS (VmHWM) {final[2] / 1024:.1f} MB after {final[0]:,} requests: target "
+                f"≤ 64 MB after 1,000,000 "
+                f"{'met' if final[2] <= 64 * 1024 and final[0] >= 1_000_000 else 'NOT met' if final[2] > 64 * 1024 else 'not reached (fewer requests)'}")
+    report.line(f"   VmRSS {mid[1] / 1024:.1f} MB at {mid[0]:,} → {final[1] / 1024:.1f} MB at "
+                f"{final[0]:,} ({how}): {growth:+.1f} MB, {'flat' if abs(growth) <= 1 else 'NOT flat'}")
+    report.line()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

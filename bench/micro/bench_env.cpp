@@ -1,0 +1,86 @@
+#include "bench_env.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "accounts/key_issuer.hpp"
+#include "accounts/plans.hpp"
+#include "cli/catalog_loader.hpp"
+#include "core/json_writer.hpp"
+#include "core/decimal.hpp"
+#include "store/account_store.hpp"
+
+namespace toolcalc::bench {
+
+BenchEnv::BenchEnv() {
+  char tmpl[] = "/tmp/toolcalc-micro-XXXXXX";
+  if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+  data_dir = tmpl;
+
+  registry = cli::load_registry(TOOLCALC_DEFAULT_CATALOG_DIR);
+
+  std::vector<accounts::Plan> plans = accounts::builtin_plans();
+  plans.push_back({"bench", 100'000'000, int64_t{1'000'000'000'000}});
+  for (auto& p : plans)
+    if (p.name == accounts::kAnonymousPlan) p.rate_per_minute = 100'000'000;
+
+  {
+    auto store = store::open_sqlite_store(data_dir);
+    key = accounts::issue_key(*store, plans, "bench", "micro", accounts::KeyKind::Live,
+                              clock.now_s())
+              .key;
+  }
+  accounts = std::make_unique<accounts::Accounts>(store::open_sqlite_store(data_dir), plans,
+                                                  clock, std::chrono::milliseconds(1000),
+                                                  std::chrono::milliseconds(1000));
+  accounts->start();  // background refresh and usage flush, as in `serve`
+  authorization = "Bearer " + key;
+  api::ServiceOptions options;  // no base path, no access log: as `make bench` serves
+  options.access_log = nullptr;
+  service = std::make_unique<api::Service>(*registry, *accounts, clock, options);
+}
+
+BenchEnv::~BenchEnv() {
+  service.reset();
+  if (accounts) accounts->stop();
+  accounts.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(data_dir, ec);
+}
+
+BenchEnv& env() {
+  static BenchEnv e;
+  return e;
+}
+
+std::string default_body(const catalog::ToolDescriptor& tool) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object();
+  for (const auto& in : tool.inputs) {
+    w.key(in.key);
+    if (const double* d = std::get_if<double>(&in.default_value))
+      w.shortest(*d);
+    else if (const auto* t = std::get_if<std::string>(&in.default_value))
+      w.string(*t);
+    else
+      w.boolean(std::get<bool>(in.default_value));
+  }
+  w.end_object();
+  return s;
+}
+
+api::Request execute_request(const catalog::ToolDescriptor&, const std::string& path,
+                             const std::string& body) {
+  api::Request r;
+  r.method = "POST";
+  r.target = path;
+  r.content_type = "application/json";
+  r.authorization = std::string_view(env().authorization);
+  r.body = body;
+  r.peer_ip = "127.0.0.1";
+  return r;
+}
+
+}  // namespace toolcalc::bench
