@@ -32,7 +32,9 @@ std::vector<Plan> plans_from_config(const toml::table& root) {
     }
     for (const auto& [field_key, value] : *t) {
       const std::string field(field_key.str());
-      const auto number = value.value<int64_t>();
+      // value_exact: value<int64_t>() also takes 60.0 and true, and casts an out-of-range
+      // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
+      const auto number = value.value_exact<int64_t>();
       if (field == "rate_per_minute") {
         if (!number || *number < 1 || *number > 100'000'000)
           throw std::runtime_error("config: plans." + name +

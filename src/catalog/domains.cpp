@@ -27,7 +27,9 @@ std::vector<Domain> parse_domains(std::string_view toml_text, std::string_view s
     auto name = (*t)["name"].value<std::string>();
     auto display = (*t)["display_name"].value<std::string>();
     auto description = (*t)["description"].value<std::string>();
-    auto target = (*t)["target"].value<int64_t>();
+    // value_exact: value<int64_t>() also takes 12.0 and true, and casts an out-of-range
+    // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
+    auto target = (*t)["target"].value_exact<int64_t>();
     if (!name || name->empty()) throw std::runtime_error(where + ": missing name");
     if (!display) throw std::runtime_error(where + " (" + *name + "): missing display_name");
     if (!description) throw std::runtime_error(where + " (" + *name + "): missing description");

@@ -14,7 +14,9 @@ void read_int(const toml::table& t, const char* section, const char* key, T& out
               int64_t max) {
   const toml::node* node = t.get(key);
   if (!node) return;
-  const auto v = node->value<int64_t>();
+  // value_exact: value<int64_t>() also takes 10.0 and true, and casts an out-of-range
+  // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
+  const auto v = node->value_exact<int64_t>();
   if (!v || *v < min || *v > max)
     throw std::runtime_error(std::string("config: ") + section + "." + key +
                              " must be an integer from " + std::to_string(min) + " to " +
