@@ -73,8 +73,8 @@ for target in "$@"; do
     -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$build/crashes/$target-" >>"$log" 2>&1
   rc=$?
-  stats=$(grep -E '^#[0-9]+ +DONE' "$log" | tail -n 1)
-  execs=$(grep -E '^stat::number_of_executed_units' "$log" | tail -n 1 | awk '{print $2}')
+  stats=$(grep -aE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
+  execs=$(grep -aE '^stat::number_of_executed_units' "$log" | tail -n 1 | awk '{print $2}')
   summary+=("$target: ${execs:-?} executions; ${stats:-no final stats}")
   if [ $rc -ne 0 ]; then
     echo "fuzz: $target: CRASH (exit $rc), input saved under $build/crashes/ (log $log)" >&2
