@@ -42,7 +42,9 @@ bool is_json_media_type(std::string_view content_type) {
 
 namespace {
 
-std::string to_string(int64_t v) { return std::to_string(v); }
+std::string to_string(int64_t v) {
+  return std::to_string(v);
+}
 
 }  // namespace
 
@@ -60,8 +62,15 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
 Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
-  Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now(), "null"};
+  Context ctx{request,
+              res,
+              match_route(request.target, options_.base_path),
+              {},
+              {},
+              false,
+              nullptr,
+              std::chrono::steady_clock::now(),
+              "null"};
   try {
     dispatch(ctx);
   } catch (const std::exception& e) {
@@ -104,10 +113,9 @@ void Service::finish(Context& ctx) {
   res.key_prefix = ctx.caller.key_prefix;
   if (access_log_.enabled()) {
     const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
-    access_log_.write(
-        {clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method, ctx.req.target,
-         res.status,
-         std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+    access_log_.write({clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method,
+                       ctx.req.target, res.status,
+                       std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
   }
 }
 
@@ -161,7 +169,8 @@ void Service::dispatch(Context& ctx) {
   ctx.rate_known = true;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
-    return ctx.fail({429, "RATE_LIMITED",
+    return ctx.fail({429,
+                     "RATE_LIMITED",
                      "rate limit of " + to_string(ctx.rate.limit) +
                          " requests per minute reached; retry after the window resets",
                      {}});
@@ -177,12 +186,14 @@ void Service::dispatch(Context& ctx) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
+    ctx.registered = registered;
     ctx.tool = &registered->tool.descriptor;
   }
   const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-    return ctx.fail({405, "METHOD_NOT_ALLOWED",
+    return ctx.fail({405,
+                     "METHOD_NOT_ALLOWED",
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
@@ -193,18 +204,26 @@ void Service::dispatch(Context& ctx) {
   }
 
   switch (kind) {
-    case RouteKind::Execute: return execute(ctx);
-    case RouteKind::Schema: return schema(ctx);
-    case RouteKind::Tools: return tools(ctx);
-    case RouteKind::ToolBySlug: return tool_by_slug(ctx);
-    case RouteKind::Domains: return domains(ctx);
-    case RouteKind::Me: return me(ctx);
-    case RouteKind::OpenApi: return openapi(ctx);
-    case RouteKind::Mcp: return mcp_endpoint(ctx);
-    default: return ctx.fail(not_found("no such path"));
+    case RouteKind::Execute:
+      return execute(ctx);
+    case RouteKind::Schema:
+      return schema(ctx);
+    case RouteKind::Tools:
+      return tools(ctx);
+    case RouteKind::ToolBySlug:
+      return tool_by_slug(ctx);
+    case RouteKind::Domains:
+      return domains(ctx);
+    case RouteKind::Me:
+      return me(ctx);
+    case RouteKind::OpenApi:
+      return openapi(ctx);
+    case RouteKind::Mcp:
+      return mcp_endpoint(ctx);
+    default:
+      return ctx.fail(not_found("no such path"));
   }
 }
-
 
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
                        std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
@@ -214,7 +233,8 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   quota = access_.reserve_quota(ctx.caller);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
-    error = {429, "QUOTA_EXCEEDED",
+    error = {429,
+             "QUOTA_EXCEEDED",
              "monthly quota of " + to_string(quota.limit) +
                  " executions is used up; it resets at " + quota.resets_at,
              {}};
@@ -236,23 +256,17 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
 }
 
 void Service::execute(Context& ctx) {
-  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
-  if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
-  const catalog::Tool& tool = registered->tool;
-  ctx.tool = &tool.descriptor;
+  const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
+  const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({415, "UNSUPPORTED_MEDIA_TYPE",
-                     "send the inputs as a JSON object with Content-Type: application/json", {}});
+    return ctx.fail({415,
+                     "UNSUPPORTED_MEDIA_TYPE",
+                     "send the inputs as a JSON object with Content-Type: application/json",
+                     {}});
 
   std::string& body = ctx.res.body;
   body.reserve(512);
-  body += R"({"ok":true,"tool":)";
-  append_json_string(body, tool.descriptor.slug);
-  body += R"(,"domain":)";
-  append_json_string(body, tool.descriptor.domain);
-  body += R"(,"version":)";
-  append_json_string(body, tool.descriptor.version);
-  body += R"(,"result":)";
+  body += registered.execute_prefix_json;
   accounts::QuotaReservation quota;
   ApiError error;
   if (!run_tool(ctx, tool, ctx.req.body, body, quota, error)) return ctx.fail(error);
@@ -261,25 +275,21 @@ void Service::execute(Context& ctx) {
   body += R"(,"meta":)";
   JsonWriter w(body);
   w.begin_object();
-  w.field("latency_ms",
-          static_cast<int64_t>(
-              std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()));
-  w.key("quota_remaining");
+  w.plain_key("latency_ms")
+      .integer(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
+  w.plain_key("quota_remaining");
   if (quota.unlimited)
     w.null();
   else
     w.integer(quota.remaining);
-  w.field("request_id", ctx.res.request_id);
+  w.plain_key("request_id").string(ctx.res.request_id);
   w.end_object();
   body += '}';
   ctx.res.status = 200;
 }
 
 void Service::schema(Context& ctx) {
-  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
-  if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
-  ctx.tool = &registered->tool.descriptor;
-  ctx.ok_result(registered->record_json);
+  ctx.ok_result(ctx.registered->record_json);  // dispatch found the tool
 }
 
 void Service::tool_by_slug(Context& ctx) {

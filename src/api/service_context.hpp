@@ -10,6 +10,7 @@
 #include "api/response.hpp"
 #include "api/routes.hpp"
 #include "catalog/descriptor.hpp"
+#include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 
 namespace toolcalc::api {
@@ -26,7 +27,11 @@ struct ServiceContext {
   bool rate_known = false;
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
   std::chrono::steady_clock::time_point started;
-  std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
+  std::string mcp_id = "null";
+  // Execute and schema: the tool, found once by dispatch (not in the positional
+  // initialisers of Service::handle, hence last).
+  const catalog::RegisteredTool* registered =
+      nullptr;  // JSON of the JSON-RPC request id, once parsed (MCP only)
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -3,6 +3,7 @@
 // descriptor is present (missing optional inputs already hold their default), so a
 // tool reads them by key without checks. Reading a key the descriptor does not have,
 // or with the wrong accessor, is a programming error and throws std::logic_error.
+#include <boost/container/small_vector.hpp>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -14,9 +15,8 @@ using InputValue = std::variant<double, std::string, bool>;
 
 class Inputs {
  public:
-  void add(std::string_view key, InputValue value) {
-    entries_.push_back({std::string(key), std::move(value)});
-  }
+  // `key` is not copied: it must outlive this object (a descriptor's key, or a literal).
+  void add(std::string_view key, InputValue value) { entries_.push_back({key, std::move(value)}); }
   double number(std::string_view key) const;  // number and integer inputs
   const std::string& enumeration(std::string_view key) const;
   bool boolean(std::string_view key) const;
@@ -25,11 +25,12 @@ class Inputs {
 
  private:
   struct Entry {
-    std::string key;
+    std::string_view key;
     InputValue value;
   };
   const InputValue& find(std::string_view key) const;
-  std::vector<Entry> entries_;
+  // Inline room for the inputs of a typical tool: no allocation per request.
+  boost::container::small_vector<Entry, 8> entries_;
 };
 
 // A tool's refusal to compute a result for inputs that are valid one by one but

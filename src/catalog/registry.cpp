@@ -8,6 +8,20 @@
 
 namespace toolcalc::catalog {
 
+namespace {
+
+// Input and output keys are snake_case identifiers: what the spec's tools use, safe in a
+// JSON key without escaping (the renderer copies them as they are), in a URL and as a
+// form field name.
+bool is_identifier(std::string_view key) {
+  if (key.empty() || key.size() > 64 || !(key[0] >= 'a' && key[0] <= 'z')) return false;
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
 std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
                                        const std::vector<Domain>& domains) {
   std::vector<std::string> problems;
@@ -28,6 +42,7 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
     for (const auto& in : t.inputs) {
       const std::string where = who + " input " + in.key;
       if (!keys.insert(in.key).second) problems.push_back(where + ": duplicate key");
+      if (!is_identifier(in.key)) problems.push_back(where + ": key is not snake_case");
       const bool numeric = in.type == InputType::Number || in.type == InputType::Integer;
       if (numeric) {
         const double* d = std::get_if<double>(&in.default_value);
@@ -36,7 +51,8 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
         } else {
           if (in.min && *d < *in.min) problems.push_back(where + ": default below min");
           if (in.max && *d > *in.max) problems.push_back(where + ": default above max");
-          if (in.type == InputType::Integer && *d != static_cast<double>(static_cast<long long>(*d)))
+          if (in.type == InputType::Integer &&
+              *d != static_cast<double>(static_cast<long long>(*d)))
             problems.push_back(where + ": integer default is not integral");
         }
         if (in.min && in.max && *in.min > *in.max) problems.push_back(where + ": min > max");
@@ -60,6 +76,8 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
     for (const auto& out : t.outputs) {
       if (!out_keys.insert(out.key).second)
         problems.push_back(who + " output " + out.key + ": duplicate key");
+      if (!is_identifier(out.key))
+        problems.push_back(who + " output " + out.key + ": key is not snake_case");
       if (out.precision < 0 || out.precision > 15)
         problems.push_back(who + " output " + out.key + ": precision out of 0..15");
     }
@@ -81,15 +99,15 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
       if (domains_[i].name == t.descriptor.domain) return i;
     return domains_.size();
   };
-  std::stable_sort(tools.begin(), tools.end(), [&](const Tool& a, const Tool& b) {
-    return domain_rank(a) < domain_rank(b);
-  });
+  std::stable_sort(tools.begin(), tools.end(),
+                   [&](const Tool& a, const Tool& b) { return domain_rank(a) < domain_rank(b); });
   tools_.reserve(tools.size());
   for (auto& t : tools) {
     RegisteredTool r;
     r.record_json = render_record(t.descriptor);
     r.summary_json = render_summary(t.descriptor);
     r.details_json = render_details(t.descriptor);
+    r.execute_prefix_json = render_execute_prefix(t.descriptor);
     r.tool = std::move(t);
     by_path_[r.tool.descriptor.domain + "/" + r.tool.descriptor.slug] = tools_.size();
     by_slug_[r.tool.descriptor.slug] = tools_.size();
@@ -98,9 +116,8 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
 }
 
 const RegisteredTool* Registry::find(std::string_view domain, std::string_view slug) const {
-  std::string path;
-  path.reserve(domain.size() + slug.size() + 1);
-  path.append(domain).append("/").append(slug);
+  thread_local std::string path;  // reused: no allocation per lookup
+  path.assign(domain).append("/").append(slug);
   auto it = by_path_.find(path);
   return it == by_path_.end() ? nullptr : &tools_[it->second];
 }

@@ -7,10 +7,14 @@ namespace toolcalc::catalog {
 
 const char* input_type_name(InputType t) {
   switch (t) {
-    case InputType::Number: return "number";
-    case InputType::Integer: return "integer";
-    case InputType::Enum: return "enum";
-    case InputType::Boolean: return "boolean";
+    case InputType::Number:
+      return "number";
+    case InputType::Integer:
+      return "integer";
+    case InputType::Enum:
+      return "enum";
+    case InputType::Boolean:
+      return "boolean";
   }
   return "number";
 }
@@ -122,12 +126,22 @@ std::string render_details(const ToolDescriptor& tool) {
   return s;
 }
 
+std::string render_execute_prefix(const ToolDescriptor& tool) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object().field("ok", true).field("tool", tool.slug).field("domain", tool.domain);
+  w.field("version", tool.version).key("result");
+  return s;
+}
+
 void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& outputs) {
   w.begin_object();
-  for (const auto& out : tool.outputs) {
-    const OutputValue* v = outputs.find(out.key);
+  for (size_t i = 0; i < tool.outputs.size(); ++i) {
+    const OutputDescriptor& out = tool.outputs[i];
+    // Tools set their outputs in descriptor order, so the i-th entry is tried first.
+    const OutputValue* v = outputs.find(out.key, i);
     if (v == nullptr) throw std::logic_error(tool.slug + " did not set output " + out.key);
-    w.key(out.key);
+    w.plain_key(out.key);  // identifiers, checked by check_catalog
     if (out.type == OutputType::Number) {
       const double* d = std::get_if<double>(v);
       if (d == nullptr) throw std::logic_error(tool.slug + " set " + out.key + " as text");

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -33,9 +34,58 @@ Digits shortest_digits(double magnitude) {
   return d;
 }
 
+// Writes the integer n as a decimal with `places` digits after the point ("0.05" for
+// n = 5, places = 2), with a minus sign when `negative` and n != 0.
+void append_scaled_integer(std::string& out, uint64_t n, int places, bool negative) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, n);
+  const int len = static_cast<int>(r.ptr - buf);
+  if (negative && n != 0) out += '-';
+  if (len <= places) {
+    out += "0.";
+    out.append(static_cast<size_t>(places - len), '0');
+    out.append(buf, static_cast<size_t>(len));
+  } else {
+    out.append(buf, static_cast<size_t>(len - places));
+    if (places > 0) {
+      out += '.';
+      out.append(buf + len - places, static_cast<size_t>(places));
+    }
+  }
+}
+
+constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
 }  // namespace
 
+// Fast path. The rule rounds S, the shortest decimal that round-trips to `value`; S and
+// value differ by at most half an ulp of value. Rounding S and rounding value (to `places`
+// decimals, half away from zero) can only differ when a rounding boundary (k + ½)·10^-places
+// lies between them or on one of them. scaled = |value|·10^places is computed with one
+// rounding (10^places ≤ 10^15 is exact), so it is within half an ulp of the true product.
+// When the fraction of scaled is farther than a few ulps of scaled from ½, no boundary can
+// lie within reach of either error and round(scaled) is the answer: an integer division
+// instead of formatting the shortest digits and re-reading them. Otherwise (near a tie, or
+// beyond 2^52 where scaled has no fraction bits) the exact path decides.
 void append_fixed(std::string& out, double value, int places) {
+  if (std::isfinite(value) && value != 0 && places >= 0 && places <= 15) {
+    const double scaled = std::fabs(value) * kPowersOfTen[places];
+    if (scaled < 4503599627370496.0) {  // 2^52
+      const double whole = std::floor(scaled);
+      const double fraction = scaled - whole;  // exact below 2^52
+      const double margin = scaled * 0x1p-49 + 0x1p-1000;
+      if (std::fabs(fraction - 0.5) > margin) {
+        const auto n = static_cast<uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
+        append_scaled_integer(out, n, places, value < 0);
+        return;
+      }
+    }
+  }
+  append_fixed_from_shortest_digits(out, value, places);
+}
+
+void append_fixed_from_shortest_digits(std::string& out, double value, int places) {
   if (!std::isfinite(value)) {
     out += "null";
     return;

@@ -13,6 +13,11 @@ namespace toolcalc {
 void append_fixed(std::string& out, double value, int places);
 std::string format_fixed(double value, int places);
 
+// The same result computed the slow, obviously-correct way: always from the shortest
+// digits. append_fixed takes a faster path when the rounding cannot differ (see there);
+// the tests compare the two over many values.
+void append_fixed_from_shortest_digits(std::string& out, double value, int places);
+
 // Shortest round-trip plain decimal (no exponent), used for descriptor bounds and
 // defaults such as 0.001, 1000000000 or 0.075.
 void append_shortest(std::string& out, double value);

@@ -55,11 +55,21 @@ void append_json_string(std::string& out, std::string_view s) {
     const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (u < 0x20) {
           out += "\\u00";
@@ -108,6 +118,14 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   separate();
   append_json_string(out_, k);
   out_ += ':';
+  need_comma_ = false;
+  return *this;
+}
+JsonWriter& JsonWriter::plain_key(std::string_view k) {
+  separate();
+  out_ += '"';
+  out_.append(k);
+  out_ += "\":";
   need_comma_ = false;
   return *this;
 }

@@ -16,6 +16,9 @@ class JsonWriter {
   JsonWriter& begin_array();
   JsonWriter& end_array();
   JsonWriter& key(std::string_view k);
+  // A key that needs no escaping, copied as is: only for identifiers checked once at
+  // start-up (descriptor keys, see catalog::check_catalog) or literals.
+  JsonWriter& plain_key(std::string_view k);
 
   JsonWriter& string(std::string_view s);
   JsonWriter& boolean(bool b);

@@ -10,11 +10,12 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http.hpp>
+#include <boost/beast/http/error.hpp>
 #include <chrono>
 #include <string>
 
 #include "api/service.hpp"
+#include "http/request_parser.hpp"
 #include "http/response_writer.hpp"
 #include "http/server.hpp"
 
@@ -30,17 +31,24 @@ struct ConnectionState {
   const std::atomic<bool>& stopping;
   std::string peer_ip;
   bool idle = true;  // waiting for a request: a stop may close it at once
+  // When the pending read or write must have completed (steady clock, ns); 0: no limit.
+  // The worker's sweep timer cancels a TCP session's socket once it has passed
+  // (server.cpp): one integer per request instead of a timer per operation. The
+  // in-memory stream of the HTTP fuzzer has no sweeper.
+  int64_t deadline_ns = 0;
+
+  void set_deadline(int seconds) {
+    deadline_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(
+            (std::chrono::steady_clock::now() + std::chrono::seconds(seconds)).time_since_epoch())
+            .count();
+  }
 };
 
 namespace detail {
 
 inline constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
-
-template <class Stream>
-void set_deadline(Stream& stream, int seconds) {
-  if constexpr (requires { stream.expires_after(std::chrono::seconds(1)); })
-    stream.expires_after(std::chrono::seconds(seconds));
-}
+inline constexpr std::size_t kReadSize = 16 * 1024;
 
 inline std::string_view trim(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
@@ -48,19 +56,17 @@ inline std::string_view trim(std::string_view v) {
   return v;
 }
 
-inline std::string_view field_or_empty(const bhttp::request<bhttp::string_body>& req,
-                                       bhttp::field f) {
-  auto it = req.find(f);
-  return it == req.end() ? std::string_view{} : std::string_view(it->value());
-}
-
 inline ApiError transport_error_for(const beast::error_code& ec, const ServerOptions& o) {
   if (ec == bhttp::error::header_limit)
-    return {431, "HEADERS_TOO_LARGE",
-            "request header block exceeds " + std::to_string(o.header_limit) + " bytes", {}};
+    return {431,
+            "HEADERS_TOO_LARGE",
+            "request header block exceeds " + std::to_string(o.header_limit) + " bytes",
+            {}};
   if (ec == bhttp::error::body_limit)
-    return {413, "PAYLOAD_TOO_LARGE",
-            "request body exceeds " + std::to_string(o.body_limit) + " bytes", {}};
+    return {413,
+            "PAYLOAD_TOO_LARGE",
+            "request body exceeds " + std::to_string(o.body_limit) + " bytes",
+            {}};
   return {400, "BAD_REQUEST", "malformed HTTP request: " + ec.message(), {}};
 }
 
@@ -71,90 +77,124 @@ inline bool is_protocol_error(const beast::error_code& ec) {
          ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message;
 }
 
+// Only "chunked" framing is supported. Any other transfer coding (identity, gzip,
+// "chunked, gzip"), or more than one Transfer-Encoding field, would leave the body length
+// undefined — the request-smuggling case of RFC 9112 §6.3 — so it is refused and the
+// connection closed.
+inline bool transfer_encoding_refused(const RequestHead& head, const RequestParser& parser) {
+  if (head.transfer_encoding_fields == 0) return false;
+  return head.transfer_encoding_fields > 1 || !parser.chunked() ||
+         !beast::iequals(trim(head.transfer_encoding), "chunked");
+}
+
 }  // namespace detail
 
+// Serves requests on `stream` until the client closes, a deadline passes, keep-alive ends
+// or the server stops. One request: wait for bytes (idle timeout), then feed everything
+// buffered to the parser synchronously and read only when it needs more (read timeout,
+// restarted when the header is complete), answer, write (write timeout).
 template <class Stream>
 net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   using namespace detail;
   const ServerOptions& o = state.options;
   beast::flat_buffer buffer;
-  std::string out;  // serialised responses; keeps its capacity across requests
+  std::string out;   // serialised responses; keeps its capacity across requests
+  RequestHead head;  // the parsed request; keeps its capacities across requests
 
   for (;;) {
     state.idle = true;
     if (state.stopping.load(std::memory_order_relaxed)) break;
-    // Wait for the first byte of the next request under the idle timeout; the request
-    // itself must then arrive within the read timeout (slow senders are cut off).
     if (buffer.size() == 0) {
-      set_deadline(stream, o.idle_timeout_s);
-      auto [rec, n] = co_await stream.async_read_some(buffer.prepare(4096), use_tuple);
+      state.set_deadline(o.idle_timeout_s);
+      auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
       if (rec) break;
       buffer.commit(n);
     }
     state.idle = false;
+    state.set_deadline(o.read_timeout_s);
 
-    bhttp::request_parser<bhttp::string_body> parser;
+    head.clear();
+    RequestParser parser(head);
     parser.header_limit(static_cast<std::uint32_t>(o.header_limit));
     parser.body_limit(o.body_limit);
-    set_deadline(stream, o.read_timeout_s);
-    auto [ec, header_bytes] = co_await bhttp::async_read_header(stream, buffer, parser, use_tuple);
-    if (!ec) {
-      // Beast 1.81 counts header_limit only against bytes not yet consumed, so a header
-      // block that arrived with the first read can exceed it: enforce it on the total.
-      if (header_bytes > o.header_limit) ec = bhttp::error::header_limit;
-      // Only "chunked" framing is supported. Any other transfer coding (identity, gzip,
-      // "chunked, gzip") would leave the body length undefined — the request-smuggling
-      // case of RFC 9112 §6.3 — so it is refused and the connection closed.
-      else if (auto te = parser.get().find(bhttp::field::transfer_encoding);
-               te != parser.get().end() && !parser.chunked())
-        ec = bhttp::error::bad_transfer_encoding;
-      else if (te != parser.get().end() && !beast::iequals(trim(te->value()), "chunked"))
-        ec = bhttp::error::bad_transfer_encoding;
-    }
-    if (!ec && !parser.is_done()) {
-      // Answer before reading the body: an oversized Content-Length was refused above,
-      // and a client waiting on "Expect: 100-continue" is told to send.
-      const auto& header = parser.get();
-      auto expect = header.find(bhttp::field::expect);
-      if (expect != header.end() && beast::iequals(expect->value(), "100-continue")) {
-        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-        auto [wec, wn] = co_await net::async_write(
-            stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
-        (void)wn;
-        if (wec) break;
+    // Beast 1.81 counts header_limit only against bytes not yet consumed (the request
+    // line is consumed on its own when the fields are incomplete): count the total here.
+    std::size_t header_bytes = 0;
+    beast::error_code ec;
+    bool closed = false;
+    while (!parser.is_done()) {
+      if (buffer.size() > 0) {
+        const bool header_was_done = parser.is_header_done();
+        const std::size_t used = parser.put(buffer.data(), ec);
+        buffer.consume(used);
+        if (ec == bhttp::error::need_more) ec = {};
+        if (ec) break;
+        if (!header_was_done) {
+          // Not eager yet: this put stopped at the end of the header at the latest.
+          header_bytes += used;
+          if (parser.is_header_done()) {
+            if (header_bytes > o.header_limit)
+              ec = bhttp::error::header_limit;
+            else if (transfer_encoding_refused(head, parser))
+              ec = bhttp::error::bad_transfer_encoding;
+            if (ec) break;
+            parser.eager(true);
+            if (parser.is_done()) break;
+            // Answer before reading the body: an oversized Content-Length was refused
+            // above, and a client waiting on "Expect: 100-continue" is told to send.
+            if (head.expect_continue) {
+              static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+              state.set_deadline(o.write_timeout_s);
+              auto [wec, wn] = co_await net::async_write(
+                  stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
+              (void)wn;
+              if (wec) {
+                closed = true;
+                break;
+              }
+            }
+            state.set_deadline(o.read_timeout_s);  // the body has its own read timeout
+            continue;                              // parse the body bytes already here
+          }
+          if (header_bytes + buffer.size() >= o.header_limit) {
+            ec = bhttp::error::header_limit;
+            break;
+          }
+        }
+        if (parser.is_done()) break;
       }
-      set_deadline(stream, o.read_timeout_s);
-      auto [bec, body_bytes] = co_await bhttp::async_read(stream, buffer, parser, use_tuple);
-      (void)body_bytes;
-      ec = bec;
+      auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
+      if (rec) {
+        closed = true;  // EOF, reset or a passed deadline: close without an answer
+        break;
+      }
+      buffer.commit(n);
     }
+    if (closed) break;
     if (ec) {
       if (!is_protocol_error(ec)) break;
       // Limits and malformed HTTP get an envelope, then the connection is closed: the
       // rest of the stream cannot be trusted to be at a message boundary.
       write_response(out, state.service.transport_error(transport_error_for(ec, o), state.peer_ip),
                      11, false);
-      set_deadline(stream, o.write_timeout_s);
+      state.set_deadline(o.write_timeout_s);
       co_await net::async_write(stream, net::buffer(out), use_tuple);
       break;
     }
 
-    auto& req = parser.get();
     api::Request request;
-    request.method = std::string_view(req.method_string());
-    request.target = std::string_view(req.target());
-    request.content_type = field_or_empty(req, bhttp::field::content_type);
-    if (auto it = req.find(bhttp::field::authorization); it != req.end())
-      request.authorization = std::string_view(it->value());
-    request.origin = field_or_empty(req, bhttp::field::origin);
-    if (auto it = req.find("MCP-Protocol-Version"); it != req.end())
-      request.mcp_protocol_version = std::string_view(it->value());
-    request.body = req.body();
+    request.method = head.method;
+    request.target = head.target;
+    request.content_type = head.content_type;
+    if (head.has_authorization) request.authorization = std::string_view(head.authorization);
+    request.origin = head.origin;
+    request.mcp_protocol_version = head.mcp_protocol_version;
+    request.body = head.body;
     request.peer_ip = state.peer_ip;
 
-    const bool keep_alive = req.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
-    write_response(out, state.service.handle(request), req.version(), keep_alive);
-    set_deadline(stream, o.write_timeout_s);
+    const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
+    write_response(out, state.service.handle(request), head.version, keep_alive);
+    state.set_deadline(o.write_timeout_s);
     auto [wec, wn] = co_await net::async_write(stream, net::buffer(out), use_tuple);
     (void)wn;
     if (wec || !keep_alive) break;

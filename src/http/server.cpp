@@ -31,8 +31,7 @@ struct Server::Impl {
 
   net::awaitable<void> accept_loop(Worker& worker) {
     for (;;) {
-      auto [ec, socket] = co_await worker.acceptor->async_accept(
-          net::as_tuple(net::use_awaitable));
+      auto [ec, socket] = co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
       if (shared.stopping.load()) co_return;
       if (ec) {
         if (ec == net::error::operation_aborted) co_return;
@@ -47,6 +46,24 @@ struct Server::Impl {
         continue;
       }
       net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)), net::detached);
+    }
+  }
+
+  // Cancels the pending operation of every session past its deadline (ConnectionState::
+  // deadline_ns); the session sees operation_aborted and closes. Ends once the server
+  // stops and the worker has no session left, so that run() can return.
+  net::awaitable<void> deadline_sweep(Worker& worker) {
+    net::steady_timer timer(worker.ioc);
+    for (;;) {
+      timer.expires_after(kDeadlineSweepInterval);
+      co_await timer.async_wait(net::as_tuple(net::use_awaitable));
+      if (shared.stopping.load() && worker.sessions.empty()) co_return;
+      const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now().time_since_epoch())
+                              .count();
+      boost::system::error_code ec;
+      for (SessionHandle* s : worker.sessions)
+        if (*s->deadline_ns != 0 && now >= *s->deadline_ns) s->socket->cancel(ec);
     }
   }
 
@@ -93,13 +110,17 @@ void Server::bind() {
   });
 }
 
-uint16_t Server::port() const { return impl_->bound_port; }
+uint16_t Server::port() const {
+  return impl_->bound_port;
+}
 
 void Server::run() {
   if (impl_->workers.empty()) bind();
   Worker& first = *impl_->workers.front();
-  for (auto& w : impl_->workers)
+  for (auto& w : impl_->workers) {
     net::co_spawn(w->ioc, impl_->accept_loop(*w), net::detached);
+    net::co_spawn(w->ioc, impl_->deadline_sweep(*w), net::detached);
+  }
 
   // Watchdog: once a stop begins, in-flight requests get shutdown_grace_s to finish.
   std::thread watchdog([this] {

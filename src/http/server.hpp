@@ -17,10 +17,10 @@ struct ServerOptions {
   uint16_t port = 8080;  // 0: any free port (see Server::port())
   int threads = 1;
   size_t max_connections = 4096;
-  int read_timeout_s = 10;    // headers, then body, must each arrive within this
-  int idle_timeout_s = 30;    // keep-alive wait for the next request
+  int read_timeout_s = 10;  // headers, then body, must each arrive within this
+  int idle_timeout_s = 30;  // keep-alive wait for the next request
   int write_timeout_s = 10;
-  int shutdown_grace_s = 10;  // in-flight requests get this long to finish on stop
+  int shutdown_grace_s = 10;       // in-flight requests get this long to finish on stop
   size_t header_limit = 8 * 1024;  // → 431
   size_t body_limit = 64 * 1024;   // → 413, before the body is read
 };

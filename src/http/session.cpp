@@ -1,5 +1,5 @@
-// TCP connections: register with the worker (so a stop can close idle ones), run the
-// request loop of connection.hpp, close.
+// TCP connections: register with the worker (so a stop can close idle ones and the
+// deadline sweep can close late ones), run the request loop of connection.hpp, close.
 #include <boost/beast/core/tcp_stream.hpp>
 
 #include "http/connection.hpp"
@@ -34,14 +34,13 @@ net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socke
   beast::error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
   ConnectionState state{shared.service, shared.options, shared.stopping, peer_address(socket)};
-  beast::tcp_stream stream(std::move(socket));
-  SessionHandle handle{&stream.socket(), &state.idle};
+  SessionHandle handle{&socket, &state.idle, &state.deadline_ns};
   Registration registration(worker, &handle, shared);
 
-  co_await serve_requests(state, stream);
+  co_await serve_requests(state, socket);
 
-  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
-  stream.socket().close(ec);
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  socket.close(ec);
 }
 
 net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket) {

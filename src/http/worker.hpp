@@ -5,6 +5,8 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <cstdint>
 #include <list>
 #include <optional>
 
@@ -19,14 +21,23 @@ using tcp = net::ip::tcp;
 // busy ones finish their request first.
 struct SessionHandle {
   tcp::socket* socket = nullptr;
-  const bool* idle = nullptr;  // ConnectionState::idle of the session
+  const bool* idle = nullptr;            // ConnectionState::idle of the session
+  const int64_t* deadline_ns = nullptr;  // ConnectionState::deadline_ns of the session
 };
 
 struct Worker {
-  net::io_context ioc{1};  // one thread per context: no strands, no locks
+  // One thread per context: no strands. Every socket operation, cancel included, runs on
+  // that thread (a stop is posted to it), so the reactor's per-descriptor lock can go;
+  // the scheduler keeps its lock for posts from other threads (stop, signals).
+  net::io_context ioc{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::optional<tcp::acceptor> acceptor;
   std::list<SessionHandle*> sessions;  // touched only on this worker's thread
 };
+
+// How often a worker looks for sessions past their deadline: timeouts fire at most this
+// late. Cheaper than a timer per socket operation, which costs a timer-queue insert and
+// removal under the reactor's lock, twice per request at least.
+inline constexpr auto kDeadlineSweepInterval = std::chrono::milliseconds(100);
 
 struct SharedState {
   api::Service& service;

@@ -44,7 +44,8 @@ TEST(Registry, CatalogIsConsistent) {
   auto tools = tools::all_tools({kSource / "catalog"});
   auto domains = catalog::load_domains(kSource / "catalog" / "domains.toml");
   EXPECT_TRUE(catalog::check_catalog(tools, domains).empty());
-  for (const auto& t : tools) EXPECT_EQ(t.descriptor.endpoint(), "/v1/" + t.descriptor.domain + "/" + t.descriptor.slug);
+  for (const auto& t : tools)
+    EXPECT_EQ(t.descriptor.endpoint(), "/v1/" + t.descriptor.domain + "/" + t.descriptor.slug);
 }
 
 TEST(Registry, DomainsHaveRoadmapTargets) {
@@ -69,12 +70,19 @@ TEST(Registry, CheckCatalogFindsEachKindOfProblem) {
   e.options = {"x"};
   e.default_value = std::string("y");
   bad.inputs.push_back(e);
+  catalog::InputDescriptor quoted = bad.inputs[0];
+  quoted.key = "Load \"A\"";  // would need escaping in JSON
+  bad.inputs.push_back(quoted);
+  bad.outputs.push_back(bad.outputs[0]);
+  bad.outputs.back().key = "out-put";
   const auto problems = catalog::check_catalog(tools, domains);
   std::string all;
   for (const auto& p : problems) all += p + "\n";
   EXPECT_NE(all.find("duplicate slug"), std::string::npos) << all;
   EXPECT_NE(all.find("default above max"), std::string::npos) << all;
   EXPECT_NE(all.find("default is not one of the options"), std::string::npos) << all;
+  EXPECT_NE(all.find("input Load \"A\": key is not snake_case"), std::string::npos) << all;
+  EXPECT_NE(all.find("output out-put: key is not snake_case"), std::string::npos) << all;
   EXPECT_THROW(catalog::Registry(tools, domains), std::invalid_argument);
 }
 

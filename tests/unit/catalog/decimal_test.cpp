@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <iomanip>
 #include <limits>
+#include <random>
+#include <string>
 
 using toolcalc::format_fixed;
 
@@ -64,4 +68,33 @@ TEST(AppendShortest, WritesPlainDecimals) {
   EXPECT_EQ(s(2000), "2000");
   EXPECT_EQ(s(0.05), "0.05");
   EXPECT_EQ(s(1.378), "1.378");
+}
+
+// append_fixed's fast path (integer rounding away from ties) must agree with the
+// shortest-digits rule everywhere: random magnitudes over the whole double range and
+// every precision, values built to sit exactly on or next to a tie, and integers.
+TEST(FormatFixed, FastPathAgreesWithShortestDigitsRule) {
+  std::mt19937_64 rng(20261122);
+  std::uniform_real_distribution<double> mantissa(1.0, 10.0);
+  std::uniform_int_distribution<int> exponent(-20, 20);
+  std::uniform_int_distribution<int> places(0, 15);
+  std::uniform_int_distribution<int64_t> integer(-1'000'000'000, 1'000'000'000);
+  auto check = [](double v, int p) {
+    std::string fast, exact;
+    toolcalc::append_fixed(fast, v, p);
+    toolcalc::append_fixed_from_shortest_digits(exact, v, p);
+    ASSERT_EQ(fast, exact) << "value " << std::setprecision(17) << v << " places " << p;
+  };
+  for (int i = 0; i < 50'000; ++i) {
+    const int p = places(rng);
+    const double v = mantissa(rng) * std::pow(10.0, exponent(rng)) * (i % 2 ? -1 : 1);
+    check(v, p);
+    // a tie in decimal (k + 0.5)·10^-p, which the double can only approximate, and its
+    // neighbours one ulp away
+    const double tie = (static_cast<double>(integer(rng)) + 0.5) / std::pow(10.0, p);
+    check(tie, p);
+    check(std::nextafter(tie, 0.0), p);
+    check(std::nextafter(tie, tie * 2), p);
+    check(static_cast<double>(integer(rng)), p);
+  }
 }

@@ -63,7 +63,9 @@ Outcome run(std::string_view body) {
     o.ok = false;
     return o;
   }
-  o.ok = validate_inputs(parsed, sample_tool(), o.inputs, o.error);
+  // Inputs refer to the descriptor's keys: the descriptor must outlive them.
+  static const ToolDescriptor tool = sample_tool();
+  o.ok = validate_inputs(parsed, tool, o.inputs, o.error);
   return o;
 }
 
@@ -137,9 +139,11 @@ TEST(Validate, TypesAreStrict) {
   expect_error(R"({"battery_capacity_mah":200,"calls_per_month":1,"model":"c"})",
                "VALIDATION_ERROR", "model", "model must be one of: a, b");
   expect_error(R"({"battery_capacity_mah":200,"calls_per_month":1,"use_batch_api":1})",
-               "VALIDATION_ERROR", "use_batch_api", "use_batch_api must be true or false, got a number");
+               "VALIDATION_ERROR", "use_batch_api",
+               "use_batch_api must be true or false, got a number");
   expect_error(R"({"battery_capacity_mah":200,"calls_per_month":1,"use_batch_api":"true"})",
-               "VALIDATION_ERROR", "use_batch_api", "use_batch_api must be true or false, got a string");
+               "VALIDATION_ERROR", "use_batch_api",
+               "use_batch_api must be true or false, got a string");
 }
 
 TEST(Validate, IntegralDoublesAreIntegers) {
@@ -197,7 +201,8 @@ TEST(ParseBody, RejectsDeepNestingAndInvalidUtf8) {
 TEST(ParseBody, KeepsNestedMembersAsTheirKind) {
   ParsedBody parsed;
   ApiError error;
-  ASSERT_TRUE(parse_body(R"({"a":{"x":[1,{"y":2}]},"b":"t\u00e9xt","c":-3,"d":1.5})", parsed, error));
+  ASSERT_TRUE(
+      parse_body(R"({"a":{"x":[1,{"y":2}]},"b":"t\u00e9xt","c":-3,"d":1.5})", parsed, error));
   ASSERT_EQ(parsed.members.size(), 4u);
   EXPECT_EQ(parsed.members[0].kind, BodyMember::Kind::Object);
   EXPECT_EQ(parsed.members[1].text, "t\xc3\xa9xt");
