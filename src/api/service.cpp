@@ -211,7 +211,7 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   catalog::Inputs inputs;
   if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
 
-  quota = access_.reserve_quota(ctx.caller);
+  quota = access_.reserve_quota(ctx.caller, 1);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
     error = {429, "QUOTA_EXCEEDED",
@@ -225,11 +225,11 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   try {
     computed = compute_result(tool, inputs, out, error);
   } catch (...) {
-    access_.release_quota(ctx.caller, quota);
+    access_.release_quota(ctx.caller, quota, 1);
     throw;
   }
   if (!computed) {
-    access_.release_quota(ctx.caller, quota);
+    access_.release_quota(ctx.caller, quota, 1);
     out.resize(mark);
   }
   return computed;
