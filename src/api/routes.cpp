@@ -64,9 +64,9 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.domain = seg[0];
       route.slug = seg[1];
     }
-  } else if (n == 3 && seg[2] == "schema" && seg[0] != "tools" && valid_name(seg[0]) &&
-             valid_name(seg[1])) {
-    route.kind = RouteKind::Schema;
+  } else if (n == 3 && (seg[2] == "schema" || seg[2] == "sweep") && seg[0] != "tools" &&
+             valid_name(seg[0]) && valid_name(seg[1])) {
+    route.kind = seg[2] == "schema" ? RouteKind::Schema : RouteKind::Sweep;
     route.domain = seg[0];
     route.slug = seg[1];
   }
@@ -76,6 +76,7 @@ Route match_route(std::string_view target, std::string_view base_path) {
 std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
+    case RouteKind::Sweep:
     case RouteKind::Mcp: return "POST, OPTIONS";
     case RouteKind::NotFound: return "";
     default: return "GET, OPTIONS";

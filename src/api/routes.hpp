@@ -8,6 +8,7 @@ enum class RouteKind {
   NotFound,
   Execute,    // /v1/{domain}/{slug}
   Schema,     // /v1/{domain}/{slug}/schema
+  Sweep,      // /v1/{domain}/{slug}/sweep
   Tools,      // /v1/tools
   ToolBySlug, // /v1/tools/{slug}
   Domains,    // /v1/domains
@@ -19,8 +20,8 @@ enum class RouteKind {
 
 struct Route {
   RouteKind kind = RouteKind::NotFound;
-  std::string_view domain;  // Execute, Schema
-  std::string_view slug;    // Execute, Schema, ToolBySlug
+  std::string_view domain;  // Execute, Schema, Sweep
+  std::string_view slug;    // Execute, Schema, Sweep, ToolBySlug
   std::string_view query;   // after '?', without it
 };
 

@@ -173,20 +173,22 @@ void Service::dispatch(Context& ctx) {
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-  if (kind == RouteKind::Execute || kind == RouteKind::Schema) {
+  if (kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Mcp;
+  const bool wants_post =
+      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     return ctx.fail({405, "METHOD_NOT_ALLOWED",
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
-  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Me;
+  const bool needs_key =
+      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
   if (needs_key && auth.status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
@@ -194,6 +196,7 @@ void Service::dispatch(Context& ctx) {
 
   switch (kind) {
     case RouteKind::Execute: return execute(ctx);
+    case RouteKind::Sweep: return sweep(ctx);
     case RouteKind::Schema: return schema(ctx);
     case RouteKind::Tools: return tools(ctx);
     case RouteKind::ToolBySlug: return tool_by_slug(ctx);

@@ -55,6 +55,7 @@ class Service {
   void health(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
+  void sweep(Context& ctx);         // api/sweep.cpp
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After

@@ -35,11 +35,22 @@ TEST(Routes, HonoursTheBasePath) {
 TEST(Routes, RejectsEverythingElse) {
   for (const char* target : {"/", "/v1", "/v1/", "/v2/health", "/v1/health/", "/v1/tools/",
                              "/v1/a/b/c", "/v1/a/b/schema/x", "/v1//b", "/v1/A/b",
-                             "/v1/tools/x/schema", "/v1/a/b/", "x/v1/health"})
+                             "/v1/tools/x/schema", "/v1/a/b/", "x/v1/health", "/v1/a/b/sweep/x",
+                             "/v1/tools/x/sweep"})
     EXPECT_EQ(match_route(target, "").kind, RouteKind::NotFound) << target;
 }
 
 TEST(Routes, AllowHeaderNamesTheMethods) {
   EXPECT_EQ(allowed_methods(RouteKind::Execute), "POST, OPTIONS");
   EXPECT_EQ(allowed_methods(RouteKind::Tools), "GET, OPTIONS");
+}
+
+TEST(Routes, MatchesSweeps) {
+  auto sweep = match_route("/v1/iot-mcu/mcu-deep-sleep-battery/sweep", "");
+  EXPECT_EQ(sweep.kind, RouteKind::Sweep);
+  EXPECT_EQ(sweep.domain, "iot-mcu");
+  EXPECT_EQ(sweep.slug, "mcu-deep-sleep-battery");
+  EXPECT_EQ(match_route("/api/v1/a/b/sweep", "/api").kind, RouteKind::Sweep);
+  EXPECT_EQ(match_route("/v1/a/b/sweep", "/api").kind, RouteKind::NotFound);
+  EXPECT_EQ(allowed_methods(RouteKind::Sweep), "POST, OPTIONS");
 }
