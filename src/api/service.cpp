@@ -55,13 +55,14 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
       openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
-      mcp_tools_(registry) {}
+      mcp_tools_(registry),
+      assets_(options_.base_path, options_.playground_dev_key) {}
 
 Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
   Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now(), "null"};
+              nullptr, std::chrono::steady_clock::now(), "null", false};
   try {
     dispatch(ctx);
   } catch (const std::exception& e) {
@@ -80,7 +81,8 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   res.request_id = new_request_id();
   Request req;
   req.peer_ip = peer_ip;
-  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(), "null"};
+  Context ctx{req,    res,  {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(),
+              "null", false};
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -100,7 +102,8 @@ void Service::finish(Context& ctx) {
   }
   res.set_header("Access-Control-Allow-Origin", "*");
   res.set_header("Access-Control-Expose-Headers", std::string(kExposedHeaders));
-  res.set_header("Cache-Control", "no-store");
+  // API answers are never cached; the playground's files are, but revalidated (ETag).
+  res.set_header("Cache-Control", ctx.revalidate ? "no-cache" : "no-store");
   res.key_prefix = ctx.caller.key_prefix;
   if (access_log_.enabled()) {
     const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
@@ -127,8 +130,9 @@ void Service::dispatch(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
 
-  // CORS preflight and liveness: answered before auth, never limited or counted.
-  if (req.method == "OPTIONS" || kind == RouteKind::Health) {
+  // CORS preflight, liveness and the playground's files: answered before auth, never
+  // limited or counted.
+  if (req.method == "OPTIONS" || kind == RouteKind::Health || kind == RouteKind::Asset) {
     ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
     ctx.rate = access_.peek_rate(ctx.caller);
     ctx.rate_known = true;
@@ -144,6 +148,7 @@ void Service::dispatch(Context& ctx) {
       ctx.res.set_header("Access-Control-Max-Age", "86400");
       return;
     }
+    if (kind == RouteKind::Asset) return asset(ctx);
     if (req.method != "GET") {
       ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
       return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
@@ -353,6 +358,29 @@ void Service::me(Context& ctx) {
 void Service::openapi(Context& ctx) {
   ctx.res.status = 200;
   ctx.res.body = openapi_json_;
+}
+
+// The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body),
+// 304 when the client's copy is current.
+void Service::asset(Context& ctx) {
+  const StaticAsset* a = assets_.find(ctx.route.slug);
+  if (!a) return ctx.fail(not_found("no such path"));
+  if (ctx.req.method != "GET" && ctx.req.method != "HEAD") {
+    ctx.res.set_header("Allow", std::string(allowed_methods(RouteKind::Asset)));
+    return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this page", {}});
+  }
+  ctx.revalidate = true;
+  ctx.res.set_header("ETag", a->etag);
+  ctx.res.set_header("Content-Security-Policy", std::string(kPlaygroundCsp));
+  ctx.res.set_header("X-Content-Type-Options", "nosniff");
+  ctx.res.set_header("Referrer-Policy", "no-referrer");
+  if (!ctx.req.if_none_match.empty() && etag_matches(ctx.req.if_none_match, a->etag)) {
+    ctx.res.status = 304;
+    return;
+  }
+  ctx.res.status = 200;
+  ctx.res.content_type = a->content_type;
+  ctx.res.body = a->body;
 }
 
 void Service::health(Context& ctx) {

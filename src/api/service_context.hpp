@@ -27,6 +27,7 @@ struct ServiceContext {
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
   std::chrono::steady_clock::time_point started;
   std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
+  bool revalidate = false;      // a playground file: Cache-Control no-cache instead of no-store
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -149,11 +149,13 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     request.origin = field_or_empty(req, bhttp::field::origin);
     if (auto it = req.find("MCP-Protocol-Version"); it != req.end())
       request.mcp_protocol_version = std::string_view(it->value());
+    request.if_none_match = field_or_empty(req, bhttp::field::if_none_match);
     request.body = req.body();
     request.peer_ip = state.peer_ip;
 
     const bool keep_alive = req.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
-    write_response(out, state.service.handle(request), req.version(), keep_alive);
+    write_response(out, state.service.handle(request), req.version(), keep_alive,
+                   req.method() == bhttp::verb::head);
     set_deadline(stream, o.write_timeout_s);
     auto [wec, wn] = co_await net::async_write(stream, net::buffer(out), use_tuple);
     (void)wn;

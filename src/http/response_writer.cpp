@@ -11,6 +11,7 @@ std::string_view reason(int status) {
     case 200: return "OK";
     case 202: return "Accepted";
     case 204: return "No Content";
+    case 304: return "Not Modified";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
     case 403: return "Forbidden";
@@ -36,7 +37,7 @@ void append_number(std::string& out, uint64_t v) {
 }  // namespace
 
 void write_response(std::string& out, const api::Response& response, unsigned version,
-                    bool keep_alive) {
+                    bool keep_alive, bool head) {
   out.clear();
   out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
   append_number(out, static_cast<uint64_t>(response.status));
@@ -49,8 +50,15 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
     out += value;
     out += "\r\n";
   }
-  if (!response.body.empty()) out += "Content-Type: application/json; charset=utf-8\r\n";
-  if (response.status != 204 && (response.status >= 200 || response.status < 100)) {
+  if (!response.body.empty()) {
+    out += "Content-Type: ";
+    out += response.content_type;
+    out += "\r\n";
+  }
+  // 204 and 304 have no body, hence no length (RFC 9110 §8.6); HEAD gets the length of
+  // the body GET would send, without the body.
+  if (response.status != 204 && response.status != 304 &&
+      (response.status >= 200 || response.status < 100)) {
     out += "Content-Length: ";
     append_number(out, response.body.size());
     out += "\r\n";
@@ -60,7 +68,7 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
   else if (version == 10)
     out += "Connection: keep-alive\r\n";
   out += "\r\n";
-  out += response.body;
+  if (!head) out += response.body;
 }
 
 }  // namespace toolcalc::http
