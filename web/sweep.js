@@ -167,7 +167,7 @@ function drawSweep(plotBox, tableBox, tool, result, chosen, hooks) {
           outs.map((o) => h("th", { scope: "col" }, labelText(o))))),
         h("tbody", {}, result.points.map((p) => h("tr", {},
           h("th", { scope: "row" }, String(p.x)),
-          outs.map((o) => h("td", {}, p.result ? formatOutput(o, p.result[o.key]) : p.error.message)))))))),
+          outs.map((o) => h("td", {}, p.result ? formatOutput(o, p.result[o.key]) : p.error.message))))))),
   ].filter(Boolean));
   hooks.onPlot?.(plot);
 }
