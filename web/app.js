@@ -27,10 +27,14 @@ function setKeyForm() {
   });
 }
 
+// After a route change focus goes to the new content (where a screen reader expects it);
+// on the first load it stays at the top, where the skip link is the first Tab stop.
+let firstRender = true;
 function show(title, ...content) {
   document.title = title ? `${title} · toolcalc playground` : "toolcalc playground";
   main.replaceChildren(...content.flat().filter((c) => c !== null && c !== undefined));
-  main.focus();
+  if (!firstRender) main.focus();
+  firstRender = false;
 }
 
 async function homePage() {
@@ -135,6 +139,12 @@ async function route() {
   }
   state.ready = true;
 }
+
+// The skip link moves focus without touching the hash, which holds the route.
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 
 setKeyForm();
 window.addEventListener("hashchange", route);

@@ -283,6 +283,14 @@ test('keyboard only: tab to an input, type, submit with Enter', async () => {
   await page.keyboard.press('Enter');
   await page.waitForSelector('#results-table');
   assert.equal(await page.evaluate(() => window.toolcalcPlayground.lastExecute.status), 200);
+  // The skip link is the first stop and moves focus to the content, keeping the route.
+  await page.reload();
+  await page.waitForFunction(() => window.toolcalcPlayground?.ready);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+  assert.equal(await page.evaluate(() => location.hash), '#/electronics/voltage-divider');
 });
 
 test('no console errors, failed requests or CSP violations on the page', () => {
