@@ -6,14 +6,15 @@ PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
 .PHONY: all deps configure build run test unit-test api-test clean format node-deps \
-        lint-openapi contract-test mcp-test
+        lint-openapi contract-test mcp-test browser-test
 
 all: build
 
 deps:
 	./scripts/install-deps.sh
 
-configure: deps
+# node-deps: the binary embeds uPlot's dist files from node_modules (docs/playground.md).
+configure: deps node-deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DTOOLCALC_WERROR=ON
 
 build: configure
@@ -22,7 +23,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: build unit-test api-test lint-openapi contract-test mcp-test
+test: build unit-test api-test lint-openapi contract-test mcp-test browser-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -52,6 +53,13 @@ contract-test: build node-deps
 # The MCP endpoint through the official MCP TypeScript SDK client (tests/node).
 mcp-test: build node-deps
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc node --test tests/node/
+
+# The playground in a real browser (issue 8): Debian's chromium, headless, driven by the
+# pinned playwright-core (tests/browser). Screenshots go to build/artifacts/.
+browser-test: build node-deps
+	./scripts/install-browser-deps.sh
+	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc TOOLCALC_ARTIFACTS=$(abspath $(BUILD_DIR))/artifacts \
+	  node --test tests/browser/
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
@@ -87,7 +95,7 @@ SANITIZER_REPORT = ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMAR
 .PHONY: fuzz test-asan
 # OSS-Fuzz's flags: -O1 with line tables only (symbolized stacks, a third less compile
 # time than -g), and no NDEBUG, so that Boost's internal assertions stay on.
-fuzz: deps
+fuzz: deps node-deps
 	cmake -S . -B $(FUZZ_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
 	  -DTOOLCALC_FUZZ=ON -DTOOLCALC_TESTS=OFF -DTOOLCALC_WERROR=ON
@@ -99,7 +107,7 @@ fuzz: deps
 # _GLIBCXX_ASSERTIONS bounds-checks the standard containers. Warnings are not errors here:
 # g++ warns falsely under -fsanitize (-Wmaybe-uninitialized in <regex>, a mismatched
 # aligned_alloc in Asio), and `make build` already enforces -Werror on the same code.
-test-asan: deps
+test-asan: deps node-deps
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug \
 	  -DTOOLCALC_WERROR=OFF "-DCMAKE_CXX_FLAGS=-O1 $(SANITIZE_FLAGS) -D_GLIBCXX_ASSERTIONS" \
 	  -DCMAKE_CXX_FLAGS_DEBUG=-g1 \

@@ -158,6 +158,16 @@ def http_seeds(tools):
     s["me"] = request("GET", "/api/v1/me", [auth])
     s["me-anonymous"] = request("GET", "/api/v1/me")
     s["execute"] = request("POST", execute, [auth, json_ct], body)
+    # Sweeps and the playground's files (issue 8).
+    sweep_body = ('{"inputs":' + body + ',"vary":{"key":"cycle_period_s","from":30,"to":120,'
+                  '"points":4}}')
+    s["sweep"] = request("POST", execute + "/sweep", [auth, json_ct], sweep_body)
+    s["sweep-nested-duplicate"] = request(
+        "POST", execute + "/sweep", [auth, json_ct],
+        '{"inputs":{"x":1,"x":2},"vary":{"key":"wake_duration_ms","from":2e4,"to":1e5,"points":200}}')
+    s["playground-page"] = request("GET", "/api/")
+    s["playground-head"] = request("HEAD", "/vendor/uPlot.min.css")
+    s["playground-etag"] = request("GET", "/app.js", ['If-None-Match: W/"0", *'])
     for tool in tools:
         for example in tool.get("examples", [])[:1]:
             b = json.dumps(example["body"], separators=(",", ":"))

@@ -58,7 +58,7 @@ void part_take_rate(benchmark::State& state) {
 void part_reserve_quota(benchmark::State& state) {
   auto& acc = *env().accounts;
   const auto caller = acc.authenticate(std::string_view(env().authorization), "127.0.0.1").caller;
-  for (auto _ : state) benchmark::DoNotOptimize(acc.reserve_quota(caller).remaining);
+  for (auto _ : state) benchmark::DoNotOptimize(acc.reserve_quota(caller, 1).remaining);
 }
 
 // Static storage: api::Request holds views.

@@ -43,13 +43,15 @@ struct RateDecision {
   int64_t retry_after_s = 0;  // ≥ 1 when !allowed
 };
 
-// One unit of the calendar-month (UTC) quota, reserved before a tool runs and either
-// committed (200) or released (anything else).
+// Units of the calendar-month (UTC) quota, reserved before a tool runs and either
+// committed (200) or released (anything else). Execute reserves one unit; a sweep one per
+// point, and releases those of the points that produced no result.
 struct QuotaReservation {
   bool allowed = true;
   bool unlimited = false;  // plan has no quota
+  int64_t units = 0;       // reserved (0 when refused)
   int64_t limit = 0;
-  int64_t remaining = 0;      // after this call
+  int64_t remaining = 0;      // after this call; when refused, what is left (< units asked)
   int64_t retry_after_s = 0;  // seconds until 00:00 UTC on the 1st of next month
   std::string resets_at;      // ISO-8601 UTC of that instant
   std::string period;         // "YYYY-MM" the unit was counted in
@@ -74,8 +76,11 @@ class AccessControl {
   // The window's state without using a unit: for responses that are never counted
   // (/v1/health, OPTIONS) but still carry the X-RateLimit-* headers.
   virtual RateDecision peek_rate(const Caller& caller) const = 0;
-  virtual QuotaReservation reserve_quota(const Caller& caller) = 0;
-  virtual void release_quota(const Caller& caller, const QuotaReservation& reservation) = 0;
+  // All `units` (≥ 1) or none: refused when fewer are left this month.
+  virtual QuotaReservation reserve_quota(const Caller& caller, int64_t units) = 0;
+  // Gives back `units` (≤ reservation.units) of an allowed reservation.
+  virtual void release_quota(const Caller& caller, const QuotaReservation& reservation,
+                             int64_t units) = 0;
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;
 };
 

@@ -174,24 +174,26 @@ RateDecision Accounts::peek_rate(const Caller& caller) const {
   return rates_.peek(caller.subject, caller.plan.rate_per_minute);
 }
 
-QuotaReservation Accounts::reserve_quota(const Caller& caller) {
+QuotaReservation Accounts::reserve_quota(const Caller& caller, int64_t units) {
   if (caller.anonymous || !caller.plan.monthly_quota) {
     const int64_t now_s = clock_.now_s();
     const UtcMonthText& month = utc_month_text(now_s);
     QuotaReservation r;
     r.allowed = true;
     r.unlimited = true;
+    r.units = units;
     r.period = month.period;
     r.resets_at = month.resets_at;
     r.retry_after_s = month.month.end_s - now_s;
     return r;
   }
-  return quota_.reserve(caller.key_id, *caller.plan.monthly_quota);
+  return quota_.reserve(caller.key_id, *caller.plan.monthly_quota, units);
 }
 
-void Accounts::release_quota(const Caller& caller, const QuotaReservation& reservation) {
+void Accounts::release_quota(const Caller& caller, const QuotaReservation& reservation,
+                             int64_t units) {
   if (caller.anonymous || reservation.unlimited) return;
-  quota_.release(caller.key_id, reservation);
+  quota_.release(caller.key_id, reservation, units);
 }
 
 QuotaStatus Accounts::quota_status(const Caller& caller) const {

@@ -64,8 +64,9 @@ class Accounts final : public AccessControl {
                           std::string_view peer_ip) const override;
   RateDecision take_rate_unit(const Caller& caller) override;
   RateDecision peek_rate(const Caller& caller) const override;
-  QuotaReservation reserve_quota(const Caller& caller) override;
-  void release_quota(const Caller& caller, const QuotaReservation& reservation) override;
+  QuotaReservation reserve_quota(const Caller& caller, int64_t units) override;
+  void release_quota(const Caller& caller, const QuotaReservation& reservation,
+                     int64_t units) override;
   QuotaStatus quota_status(const Caller& caller) const override;
 
  private:

@@ -32,7 +32,7 @@ void MonthlyQuota::seed(const UtcMonth& month, const std::unordered_map<int64_t,
   }
 }
 
-QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit) {
+QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t units) {
   const int64_t now_s = clock_.now_s();
   const UtcMonthText& text = utc_month_text(now_s);
   const UtcMonth& month = text.month;
@@ -44,28 +44,31 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit) {
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   Count& c = shard.counts[Slot{key_id, month.index()}];
-  if (c.used >= limit) {
+  if (units < 1 || c.used > limit - units) {
     r.allowed = false;
-    r.remaining = 0;
+    r.remaining = std::max<int64_t>(0, limit - c.used);
     return r;
   }
-  ++c.used;
-  ++c.pending;
+  c.used += units;
+  c.pending += units;
   r.allowed = true;
+  r.units = units;
   r.remaining = limit - c.used;
   return r;
 }
 
-void MonthlyQuota::release(int64_t key_id, const QuotaReservation& reservation) {
-  if (!reservation.allowed || reservation.unlimited) return;
+void MonthlyQuota::release(int64_t key_id, const QuotaReservation& reservation, int64_t units) {
+  units = std::min(units, reservation.units);
+  if (!reservation.allowed || reservation.unlimited || units < 1) return;
   const int64_t month = month_index_of_period(reservation.period);
   if (month < 0) return;
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   auto it = shard.counts.find(Slot{key_id, month});
-  if (it == shard.counts.end() || it->second.used <= 0) return;
-  --it->second.used;
-  --it->second.pending;
+  if (it == shard.counts.end()) return;
+  units = std::min(units, it->second.used);
+  it->second.used -= units;
+  it->second.pending -= units;
 }
 
 QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {

@@ -24,10 +24,12 @@ class MonthlyQuota {
   // Sets the counts of `month` to what the store recorded (at start-up), nothing pending.
   void seed(const UtcMonth& month, const std::unordered_map<int64_t, int64_t>& used);
 
-  // Takes one unit of this month's quota of `key_id` when `limit` allows it.
-  QuotaReservation reserve(int64_t key_id, int64_t limit);
-  // Returns the unit of an allowed reservation (to the month it was counted in).
-  void release(int64_t key_id, const QuotaReservation& reservation);
+  // Takes `units` of this month's quota of `key_id` when `limit` leaves that many, else
+  // none (a sweep is charged all its points or refused).
+  QuotaReservation reserve(int64_t key_id, int64_t limit, int64_t units = 1);
+  // Returns `units` of an allowed reservation (to the month they were counted in), at
+  // most the reservation's own units.
+  void release(int64_t key_id, const QuotaReservation& reservation, int64_t units = 1);
   QuotaStatus status(int64_t key_id, int64_t limit) const;
 
   // Every non-zero pending delta, zeroing it; the caller writes them to the store and,

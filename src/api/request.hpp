@@ -13,6 +13,7 @@ struct Request {
   std::optional<std::string_view> authorization;
   std::string_view origin;  // "" when absent
   std::string_view mcp_protocol_version;  // MCP-Protocol-Version header; "" when absent
+  std::string_view if_none_match;         // If-None-Match header; "" when absent
   std::string_view body;
   std::string_view peer_ip;
 };

@@ -12,7 +12,8 @@ struct Response {
   int status = 200;
   // Header names are string literals (static storage): no allocation per name.
   std::vector<std::pair<std::string_view, std::string>> headers;
-  std::string body;  // JSON; empty for 204
+  std::string body;  // JSON (the playground's files: see content_type); empty for 204, 304
+  std::string_view content_type = "application/json; charset=utf-8";  // static storage
   // For the access log (never a key, a hash or a body).
   std::string request_id;
   std::string key_prefix;

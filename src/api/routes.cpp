@@ -1,5 +1,7 @@
 #include "api/routes.hpp"
 
+#include "api/static_assets.hpp"
+
 namespace toolcalc::api {
 namespace {
 
@@ -26,6 +28,16 @@ bool valid_name(std::string_view s) {
   return true;
 }
 
+// "/" (the page) or "/" + an embedded file's name.
+bool match_asset(std::string_view path, Route& route) {
+  if (path.empty() || path.front() != '/') return false;
+  path.remove_prefix(1);
+  if (!path.empty() && !is_embedded_file(path)) return false;
+  route.kind = RouteKind::Asset;
+  route.slug = path;
+  return true;
+}
+
 }  // namespace
 
 Route match_route(std::string_view target, std::string_view base_path) {
@@ -34,9 +46,12 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
+  // The playground is served at the root and under the base path alike.
+  if (match_asset(path, route)) return route;
   if (!base_path.empty()) {
     if (path.substr(0, base_path.size()) != base_path) return route;
     path.remove_prefix(base_path.size());
+    if (match_asset(path, route)) return route;
   }
   if (path == "/mcp") {
     route.kind = RouteKind::Mcp;
@@ -64,9 +79,9 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.domain = seg[0];
       route.slug = seg[1];
     }
-  } else if (n == 3 && seg[2] == "schema" && seg[0] != "tools" && valid_name(seg[0]) &&
-             valid_name(seg[1])) {
-    route.kind = RouteKind::Schema;
+  } else if (n == 3 && (seg[2] == "schema" || seg[2] == "sweep") && seg[0] != "tools" &&
+             valid_name(seg[0]) && valid_name(seg[1])) {
+    route.kind = seg[2] == "schema" ? RouteKind::Schema : RouteKind::Sweep;
     route.domain = seg[0];
     route.slug = seg[1];
   }
@@ -76,7 +91,9 @@ Route match_route(std::string_view target, std::string_view base_path) {
 std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
+    case RouteKind::Sweep:
     case RouteKind::Mcp: return "POST, OPTIONS";
+    case RouteKind::Asset: return "GET, HEAD, OPTIONS";
     case RouteKind::NotFound: return "";
     default: return "GET, OPTIONS";
   }

@@ -8,6 +8,7 @@ enum class RouteKind {
   NotFound,
   Execute,    // /v1/{domain}/{slug}
   Schema,     // /v1/{domain}/{slug}/schema
+  Sweep,      // /v1/{domain}/{slug}/sweep
   Tools,      // /v1/tools
   ToolBySlug, // /v1/tools/{slug}
   Domains,    // /v1/domains
@@ -15,19 +16,21 @@ enum class RouteKind {
   Health,     // /v1/health
   OpenApi,    // /v1/openapi.json
   Mcp,        // /mcp (Model Context Protocol, Streamable HTTP)
+  Asset,      // the playground: / and its files, also under the base path (docs/playground.md)
 };
 
 struct Route {
   RouteKind kind = RouteKind::NotFound;
-  std::string_view domain;  // Execute, Schema
-  std::string_view slug;    // Execute, Schema, ToolBySlug
+  std::string_view domain;  // Execute, Schema, Sweep
+  std::string_view slug;    // Execute, Schema, Sweep, ToolBySlug; Asset: the file ("" = page)
   std::string_view query;   // after '?', without it
 };
 
 // `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
 Route match_route(std::string_view target, std::string_view base_path);
 
-// The methods a route answers, for 405's Allow header: "GET, OPTIONS" or "POST, OPTIONS".
+// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS"
+// or, for the playground's files, "GET, HEAD, OPTIONS".
 std::string_view allowed_methods(RouteKind kind);
 
 }  // namespace toolcalc::api

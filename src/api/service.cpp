@@ -42,9 +42,7 @@ bool is_json_media_type(std::string_view content_type) {
 
 namespace {
 
-std::string to_string(int64_t v) {
-  return std::to_string(v);
-}
+std::string to_string(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -57,20 +55,14 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
       openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
-      mcp_tools_(registry) {}
+      mcp_tools_(registry),
+      assets_(options_.base_path, options_.playground_dev_key) {}
 
 Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
-  Context ctx{request,
-              res,
-              match_route(request.target, options_.base_path),
-              {},
-              {},
-              false,
-              nullptr,
-              std::chrono::steady_clock::now(),
-              "null"};
+  Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
+              nullptr, std::chrono::steady_clock::now(), "null", false, nullptr};
   try {
     dispatch(ctx);
   } catch (const std::exception& e) {
@@ -89,7 +81,8 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   res.request_id = new_request_id();
   Request req;
   req.peer_ip = peer_ip;
-  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(), "null"};
+  Context ctx{req,    res,  {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(),
+              "null", false};
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -109,13 +102,15 @@ void Service::finish(Context& ctx) {
   }
   res.set_header("Access-Control-Allow-Origin", "*");
   res.set_header("Access-Control-Expose-Headers", std::string(kExposedHeaders));
-  res.set_header("Cache-Control", "no-store");
+  // API answers are never cached; the playground's files are, but revalidated (ETag).
+  res.set_header("Cache-Control", ctx.revalidate ? "no-cache" : "no-store");
   res.key_prefix = ctx.caller.key_prefix;
   if (access_log_.enabled()) {
     const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
-    access_log_.write({clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method,
-                       ctx.req.target, res.status,
-                       std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+    access_log_.write(
+        {clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method, ctx.req.target,
+         res.status,
+         std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
   }
 }
 
@@ -135,8 +130,9 @@ void Service::dispatch(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
 
-  // CORS preflight and liveness: answered before auth, never limited or counted.
-  if (req.method == "OPTIONS" || kind == RouteKind::Health) {
+  // CORS preflight, liveness and the playground's files: answered before auth, never
+  // limited or counted.
+  if (req.method == "OPTIONS" || kind == RouteKind::Health || kind == RouteKind::Asset) {
     ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
     ctx.rate = access_.peek_rate(ctx.caller);
     ctx.rate_known = true;
@@ -152,6 +148,7 @@ void Service::dispatch(Context& ctx) {
       ctx.res.set_header("Access-Control-Max-Age", "86400");
       return;
     }
+    if (kind == RouteKind::Asset) return asset(ctx);
     if (req.method != "GET") {
       ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
       return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
@@ -169,8 +166,7 @@ void Service::dispatch(Context& ctx) {
   ctx.rate_known = true;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
-    return ctx.fail({429,
-                     "RATE_LIMITED",
+    return ctx.fail({429, "RATE_LIMITED",
                      "rate limit of " + to_string(ctx.rate.limit) +
                          " requests per minute reached; retry after the window resets",
                      {}});
@@ -182,59 +178,52 @@ void Service::dispatch(Context& ctx) {
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-  if (kind == RouteKind::Execute || kind == RouteKind::Schema) {
+  if (kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.registered = registered;
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Mcp;
+  const bool wants_post =
+      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-    return ctx.fail({405,
-                     "METHOD_NOT_ALLOWED",
+    return ctx.fail({405, "METHOD_NOT_ALLOWED",
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
-  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Me;
+  const bool needs_key =
+      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
   if (needs_key && auth.status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
   }
 
   switch (kind) {
-    case RouteKind::Execute:
-      return execute(ctx);
-    case RouteKind::Schema:
-      return schema(ctx);
-    case RouteKind::Tools:
-      return tools(ctx);
-    case RouteKind::ToolBySlug:
-      return tool_by_slug(ctx);
-    case RouteKind::Domains:
-      return domains(ctx);
-    case RouteKind::Me:
-      return me(ctx);
-    case RouteKind::OpenApi:
-      return openapi(ctx);
-    case RouteKind::Mcp:
-      return mcp_endpoint(ctx);
-    default:
-      return ctx.fail(not_found("no such path"));
+    case RouteKind::Execute: return execute(ctx);
+    case RouteKind::Sweep: return sweep(ctx);
+    case RouteKind::Schema: return schema(ctx);
+    case RouteKind::Tools: return tools(ctx);
+    case RouteKind::ToolBySlug: return tool_by_slug(ctx);
+    case RouteKind::Domains: return domains(ctx);
+    case RouteKind::Me: return me(ctx);
+    case RouteKind::OpenApi: return openapi(ctx);
+    case RouteKind::Mcp: return mcp_endpoint(ctx);
+    default: return ctx.fail(not_found("no such path"));
   }
 }
+
 
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
                        std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
   catalog::Inputs inputs;
   if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
 
-  quota = access_.reserve_quota(ctx.caller);
+  quota = access_.reserve_quota(ctx.caller, 1);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
-    error = {429,
-             "QUOTA_EXCEEDED",
+    error = {429, "QUOTA_EXCEEDED",
              "monthly quota of " + to_string(quota.limit) +
                  " executions is used up; it resets at " + quota.resets_at,
              {}};
@@ -245,11 +234,11 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   try {
     computed = compute_result(tool, inputs, out, error);
   } catch (...) {
-    access_.release_quota(ctx.caller, quota);
+    access_.release_quota(ctx.caller, quota, 1);
     throw;
   }
   if (!computed) {
-    access_.release_quota(ctx.caller, quota);
+    access_.release_quota(ctx.caller, quota, 1);
     out.resize(mark);
   }
   return computed;
@@ -259,10 +248,8 @@ void Service::execute(Context& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({415,
-                     "UNSUPPORTED_MEDIA_TYPE",
-                     "send the inputs as a JSON object with Content-Type: application/json",
-                     {}});
+    return ctx.fail({415, "UNSUPPORTED_MEDIA_TYPE",
+                     "send the inputs as a JSON object with Content-Type: application/json", {}});
 
   std::string& body = ctx.res.body;
   body.reserve(512);
@@ -360,6 +347,29 @@ void Service::me(Context& ctx) {
 void Service::openapi(Context& ctx) {
   ctx.res.status = 200;
   ctx.res.body = openapi_json_;
+}
+
+// The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body),
+// 304 when the client's copy is current.
+void Service::asset(Context& ctx) {
+  const StaticAsset* a = assets_.find(ctx.route.slug);
+  if (!a) return ctx.fail(not_found("no such path"));
+  if (ctx.req.method != "GET" && ctx.req.method != "HEAD") {
+    ctx.res.set_header("Allow", std::string(allowed_methods(RouteKind::Asset)));
+    return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this page", {}});
+  }
+  ctx.revalidate = true;
+  ctx.res.set_header("ETag", a->etag);
+  ctx.res.set_header("Content-Security-Policy", std::string(kPlaygroundCsp));
+  ctx.res.set_header("X-Content-Type-Options", "nosniff");
+  ctx.res.set_header("Referrer-Policy", "no-referrer");
+  if (!ctx.req.if_none_match.empty() && etag_matches(ctx.req.if_none_match, a->etag)) {
+    ctx.res.status = 304;
+    return;
+  }
+  ctx.res.status = 200;
+  ctx.res.content_type = a->content_type;
+  ctx.res.body = a->body;
 }
 
 void Service::health(Context& ctx) {

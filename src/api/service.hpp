@@ -10,6 +10,7 @@
 #include "api/mcp.hpp"
 #include "api/request.hpp"
 #include "api/response.hpp"
+#include "api/static_assets.hpp"
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 #include "core/clock.hpp"
@@ -23,6 +24,8 @@ struct ServiceOptions {
   // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
   // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
   std::vector<std::string> mcp_allowed_origins = {};
+  // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
+  std::string playground_dev_key = {};
 };
 
 struct ServiceContext;
@@ -55,6 +58,8 @@ class Service {
   void health(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
+  void sweep(Context& ctx);         // api/sweep.cpp
+  void asset(Context& ctx);         // the playground's files
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -71,6 +76,7 @@ class Service {
   int64_t started_ms_;
   std::string openapi_json_;
   mcp::ToolIndex mcp_tools_;
+  StaticAssets assets_;
 };
 
 }  // namespace toolcalc::api

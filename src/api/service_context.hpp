@@ -27,11 +27,11 @@ struct ServiceContext {
   bool rate_known = false;
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
   std::chrono::steady_clock::time_point started;
-  std::string mcp_id = "null";
-  // Execute and schema: the tool, found once by dispatch (not in the positional
+  std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
+  bool revalidate = false;      // a playground file: Cache-Control no-cache instead of no-store
+  // Execute, sweep and schema: the tool, found once by dispatch (not in the positional
   // initialisers of Service::handle, hence last).
-  const catalog::RegisteredTool* registered =
-      nullptr;  // JSON of the JSON-RPC request id, once parsed (MCP only)
+  const catalog::RegisteredTool* registered = nullptr;
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -8,7 +8,9 @@ namespace {
 
 namespace json = boost::json;
 
-// SAX handler: collects top-level members; nested containers are recorded by kind only.
+// SAX handler: collects top-level members and, for an object-valued member, that
+// object's members (depth 2); anything deeper is recorded by kind only. Values are
+// recorded where `recording()` holds: depth 1, or depth 2 directly inside such an object.
 struct BodyHandler {
   static constexpr std::size_t max_object_size = 4096;
   static constexpr std::size_t max_array_size = 1'000'000;
@@ -18,25 +20,30 @@ struct BodyHandler {
   ParsedBody* out = nullptr;
   int depth = 0;  // 1 inside the top-level object
   bool top_is_object = false;
+  bool in_object_member = false;  // depth ≥ 2 inside a top-level member's object
   std::string key;
   std::string text;
   std::string number_text;
   std::string duplicate_key;
 
+  bool recording() const { return depth == 1 || (depth == 2 && in_object_member); }
+  // Where the next value goes: the top-level list, or the open object member's fields
+  // (stable while that object is open: no top-level member is added meanwhile).
+  std::vector<BodyMember>& sink() { return depth == 1 ? out->members : out->members.back().fields; }
+
   BodyMember& begin_member(BodyMember::Kind kind) {
-    BodyMember m;
+    auto& members = sink();
+    BodyMember& m = members.emplace_back();
     m.key = std::move(key);
     key.clear();
     m.kind = kind;
-    out->members.push_back(std::move(m));
-    return out->members.back();
+    return m;
   }
-  bool at_member() const { return depth == 1; }
 
   bool on_document_begin(json::error_code&) { return true; }
   bool on_document_end(json::error_code&) { return true; }
   bool on_array_begin(json::error_code&) {
-    if (at_member()) begin_member(BodyMember::Kind::Array);
+    if (recording()) begin_member(BodyMember::Kind::Array);
     ++depth;
     return true;
   }
@@ -46,20 +53,24 @@ struct BodyHandler {
   }
   bool on_object_begin(json::error_code&) {
     if (depth == 0) top_is_object = true;
-    if (at_member()) begin_member(BodyMember::Kind::Object);
+    if (recording()) {
+      begin_member(BodyMember::Kind::Object);
+      if (depth == 1) in_object_member = true;
+    }
     ++depth;
     return true;
   }
   bool on_object_end(std::size_t, json::error_code&) {
     --depth;
+    if (depth == 1) in_object_member = false;
     return true;
   }
   bool on_string_part(json::string_view s, std::size_t, json::error_code&) {
-    if (at_member()) text.append(s.data(), s.size());
+    if (recording()) text.append(s.data(), s.size());
     return true;
   }
   bool on_string(json::string_view s, std::size_t, json::error_code&) {
-    if (at_member()) {
+    if (recording()) {
       text.append(s.data(), s.size());
       begin_member(BodyMember::Kind::String).text = std::move(text);
       text.clear();
@@ -67,34 +78,34 @@ struct BodyHandler {
     return true;
   }
   bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
-    if (at_member()) key.append(s.data(), s.size());
+    if (recording()) key.append(s.data(), s.size());
     return true;
   }
   bool on_key(json::string_view s, std::size_t, json::error_code&) {
-    if (at_member()) {
+    if (recording()) {
       key.append(s.data(), s.size());
       if (duplicate_key.empty())
-        for (const auto& m : out->members)
-          if (m.key == key) duplicate_key = key;
+        for (const auto& m : sink())
+          if (m.key == key) duplicate_key = depth == 1 ? key : out->members.back().key + "." + key;
     }
     return true;
   }
   bool on_number_part(json::string_view s, json::error_code&) {
-    if (at_member()) number_text.append(s.data(), s.size());
+    if (recording()) number_text.append(s.data(), s.size());
     return true;
   }
   bool on_int64(int64_t i, json::string_view, json::error_code&) {
     number_text.clear();
-    if (at_member()) begin_member(BodyMember::Kind::Int).int_value = i;
+    if (recording()) begin_member(BodyMember::Kind::Int).int_value = i;
     return true;
   }
   bool on_uint64(uint64_t u, json::string_view, json::error_code&) {
     number_text.clear();
-    if (at_member()) begin_member(BodyMember::Kind::Uint).uint_value = u;
+    if (recording()) begin_member(BodyMember::Kind::Uint).uint_value = u;
     return true;
   }
   bool on_double(double d, json::string_view s, json::error_code&) {
-    if (at_member()) {
+    if (recording()) {
       // Boost.JSON 1.81's fast path can be one ulp off for 16–17 digit inputs; from_chars
       // is correctly rounded, so a value sent exactly at a bound compares exactly.
       number_text.append(s.data(), s.size());
@@ -109,11 +120,11 @@ struct BodyHandler {
     return true;
   }
   bool on_bool(bool b, json::error_code&) {
-    if (at_member()) begin_member(BodyMember::Kind::Bool).boolean = b;
+    if (recording()) begin_member(BodyMember::Kind::Bool).boolean = b;
     return true;
   }
   bool on_null(json::error_code&) {
-    if (at_member()) begin_member(BodyMember::Kind::Null);
+    if (recording()) begin_member(BodyMember::Kind::Null);
     return true;
   }
   bool on_comment_part(json::string_view, json::error_code&) { return true; }

@@ -1,6 +1,8 @@
 #pragma once
-// Parses a request body into the flat list of top-level members that validation needs,
-// with one SAX pass (no DOM). Rejects what Boost.JSON's DOM would silently accept:
+// Parses a request body into the list of top-level members that validation needs, with
+// one SAX pass (no DOM). An object-valued top-level member also records its own members
+// (one level: the sweep endpoint's "inputs" and "vary"); deeper values are recorded by
+// kind only. Rejects what Boost.JSON's DOM would silently accept:
 // duplicate keys (the DOM keeps the last one) — a client must never have one of two
 // values ignored without being told.
 #include <cstdint>
@@ -21,6 +23,9 @@ struct BodyMember {
   uint64_t uint_value = 0;
   double double_value = 0;
   std::string text;  // String
+  // Object at the top level: its members, in request order (their own `fields` stay
+  // empty). Empty, and never allocated, for every other member.
+  std::vector<BodyMember> fields;
 };
 
 struct ParsedBody {
@@ -28,7 +33,8 @@ struct ParsedBody {
 };
 
 // Returns false and fills `error` (400 INVALID_JSON, or VALIDATION_ERROR naming a
-// duplicate key) when the body is not one JSON object with unique keys.
+// duplicate key) when the body is not one JSON object with unique keys. A key repeated
+// inside an object-valued member is named with its parent: "inputs.x".
 bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error);
 
 const char* kind_name(BodyMember::Kind kind);

@@ -9,6 +9,8 @@ void write_strings(JsonWriter& w, const std::vector<std::string>& values) {
   w.end_array();
 }
 
+}  // namespace
+
 void write_input_property(JsonWriter& w, const InputDescriptor& in) {
   w.key(in.key).begin_object();
   w.field("title", in.label);
@@ -35,6 +37,8 @@ void write_input_property(JsonWriter& w, const InputDescriptor& in) {
   }
   w.end_object();
 }
+
+namespace {
 
 std::string output_description(const OutputDescriptor& out) {
   std::string d;

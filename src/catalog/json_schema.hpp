@@ -25,6 +25,9 @@ void write_output_schema(JsonWriter& w, const ToolDescriptor& tool);
 std::string input_schema_json(const ToolDescriptor& tool);
 std::string output_schema_json(const ToolDescriptor& tool);
 
+// `"key": {…}`: one input's property of the schema above (the sweep body reuses it).
+void write_input_property(JsonWriter& w, const InputDescriptor& in);
+
 // "Unit: mAh. <help>" — the description of one input ("" when it has neither).
 std::string input_description(const InputDescriptor& in);
 

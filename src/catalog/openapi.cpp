@@ -1,6 +1,8 @@
 #include "catalog/openapi.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -37,6 +39,7 @@ constexpr std::string_view kStaticSchemas = R"json(
 "ErrorEnvelope":{"type":"object","description":"Every non-2xx response of the REST endpoints.","required":["ok","error","meta"],"additionalProperties":false,"properties":{"ok":{"type":"boolean","const":false},"error":{"$ref":"#/components/schemas/Error"},"meta":{"$ref":"#/components/schemas/RequestMeta"}}},
 "ExecuteMeta":{"type":"object","required":["latency_ms","quota_remaining","request_id"],"additionalProperties":false,"properties":{"latency_ms":{"type":"integer","minimum":0},"quota_remaining":{"type":["integer","null"],"minimum":0,"description":"Executions left this calendar month (UTC) after this call; null when the caller has no monthly quota."},"request_id":{"type":"string","pattern":"^req_[A-Za-z0-9]{20,}$"}}},
 "SuccessEnvelope":{"type":"object","description":"The 200 response of every execute endpoint; `result` holds the tool's outputs.","required":["ok","tool","domain","version","result","meta"],"additionalProperties":false,"properties":{"ok":{"type":"boolean","const":true},"tool":{"type":"string","description":"The tool's slug."},"domain":{"type":"string"},"version":{"type":"string","description":"SemVer of the tool; equals X-Tool-Version."},"result":{"type":"object"},"meta":{"$ref":"#/components/schemas/ExecuteMeta"}}},
+"SweepPointError":{"type":"object","description":"Why one point of a sweep has no result: the tool cannot compute it from these inputs together (the 422 case of execute). The point's quota unit is given back.","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","const":"UNPROCESSABLE"},"message":{"type":"string"},"field":{"type":"string","description":"The input at fault."}}},
 "ResultEnvelope":{"type":"object","description":"The 200 response of the discovery and account endpoints.","required":["ok","result","meta"],"additionalProperties":false,"properties":{"ok":{"type":"boolean","const":true},"result":{"type":"object"},"meta":{"$ref":"#/components/schemas/RequestMeta"}}},
 "InputDescriptor":{"type":"object","required":["key","label","type","default"],"additionalProperties":false,"properties":{"key":{"type":"string"},"label":{"type":"string"},"required":{"type":"boolean","const":true,"description":"Present (true) on required inputs only."},"unit":{"type":"string"},"help":{"type":"string"},"type":{"type":"string","enum":["number","integer","enum","boolean"]},"min":{"type":"number"},"max":{"type":"number"},"step":{"type":"number","description":"A UI hint; not enforced."},"default":{"type":["number","string","boolean"]},"options":{"type":"array","items":{"type":"string"}}}},
 "OutputDescriptor":{"type":"object","required":["key","label","type"],"additionalProperties":false,"properties":{"key":{"type":"string"},"label":{"type":"string"},"type":{"type":"string","enum":["number","string"]},"unit":{"type":"string"},"precision":{"type":"integer","minimum":0,"description":"Decimal places of a number output."},"options":{"type":"array","items":{"type":"string"},"description":"The values a string output takes."}}},
@@ -126,7 +129,7 @@ const ErrorResponse kErrorResponses[] = {
      {}},
     {"TooManyRequests",
      "Per-minute rate limit reached (`RATE_LIMITED`) or monthly quota used up (`QUOTA_EXCEEDED`, "
-     "execute only).",
+     "execute and sweep; a sweep needs one unit per point).",
      {"RATE_LIMITED", "QUOTA_EXCEEDED"},
      {"Retry-After"}},
     {"InternalError", "A defect; quote `meta.request_id` to support.", {"INTERNAL"}, {}},
@@ -283,6 +286,235 @@ void write_execute_path(JsonWriter& w, const ToolDescriptor& t, const std::strin
   response_ref(w, "413", "PayloadTooLarge");
   response_ref(w, "415", "UnsupportedMediaType");
   response_ref(w, "422", "Unprocessable");
+  response_ref(w, "429", "TooManyRequests");
+  response_ref(w, "500", "InternalError");
+  transport_refs(w);
+  w.end_object();
+  w.end_object().end_object();
+}
+
+// --- sweeps (issue 8; docs/api.md "Sweeps") ----------------------------------------------
+
+bool is_numeric(const InputDescriptor& in) {
+  return in.type == InputType::Number || in.type == InputType::Integer;
+}
+
+bool has_numeric_input(const ToolDescriptor& t) {
+  for (const auto& in : t.inputs)
+    if (is_numeric(in)) return true;
+  return false;
+}
+
+void write_numeric_keys(JsonWriter& w, const ToolDescriptor& t) {
+  w.begin_array();
+  for (const auto& in : t.inputs)
+    if (is_numeric(in)) w.string(in.key);
+  w.end_array();
+}
+
+// vary.from / vary.to when `in` is the varied input: its type and bounds.
+void write_sweep_end(JsonWriter& w, std::string_view name, const InputDescriptor& in) {
+  w.key(name).begin_object().field("type", in.type == InputType::Integer ? "integer" : "number");
+  if (in.min) w.key("minimum").shortest(*in.min);
+  if (in.max) w.key("maximum").shortest(*in.max);
+  w.end_object();
+}
+
+// The body {inputs, vary}. What depends on the varied input (the bounds of from/to, the
+// inputs still required, the types of the others) is one if/then per numeric input; the
+// varied input's own value in `inputs`, if sent, is replaced by each x and not checked.
+void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
+  w.begin_object().field("type", "object");
+  w.field("description", "Vary one numeric input of " + t.slug +
+                             " over a range; the other inputs as for " + t.endpoint() + ".");
+  w.key("required").begin_array().string("vary").end_array();
+  w.field("additionalProperties", false);
+  w.key("properties").begin_object();
+  w.key("inputs").begin_object().field("type", "object");
+  w.field("description",
+          "The tool's inputs (default `{}`); optional ones take their defaults. The varied "
+          "input may be left out: each point sets it to `x`.");
+  w.key("propertyNames").begin_object().key("enum").begin_array();
+  for (const auto& in : t.inputs) w.string(in.key);
+  w.end_array().end_object();
+  w.end_object();
+  w.key("vary").begin_object().field("type", "object");
+  w.key("required").begin_array().string("key").string("from").string("to").string("points");
+  w.end_array().field("additionalProperties", false);
+  w.key("properties").begin_object();
+  w.key("key").begin_object().field("type", "string");
+  w.field("description", "The numeric input to vary.").key("enum");
+  write_numeric_keys(w, t);
+  w.end_object();
+  w.key("from").begin_object().field("type", "number");
+  w.field("description", "First x, within the input's bounds (an integer for an integer input).");
+  w.end_object();
+  w.key("to").begin_object().field("type", "number");
+  w.field("description",
+          "Last x, within the input's bounds; differs from `from` (a descending range is "
+          "allowed).");
+  w.end_object();
+  w.key("points").begin_object().field("type", "integer").field("minimum", 2);
+  w.field("maximum", 200);
+  w.field("description",
+          "How many x values, evenly spaced from `from` to `to` and rounded to 12 significant "
+          "digits (integer inputs: to integers, and at most |to - from| + 1 points). Each point "
+          "uses one unit of the monthly quota.");
+  w.end_object();
+  w.end_object().end_object();  // vary.properties, vary
+  w.end_object();               // properties
+
+  // Each sub-schema names every member it may meet ({} where anything goes), so that a
+  // validator treating unlisted members as errors (Redocly's example check) reads it as
+  // meant.
+  const auto any = [&](std::string_view key) { w.key(key).begin_object().end_object(); };
+  w.key("allOf").begin_array();
+  for (const auto& varied : t.inputs) {
+    if (!is_numeric(varied)) continue;
+    w.begin_object().key("if").begin_object();
+    w.key("required").begin_array().string("vary").end_array();
+    w.key("properties").begin_object();
+    any("inputs");
+    w.key("vary").begin_object();
+    w.key("required").begin_array().string("key").end_array();
+    w.key("properties").begin_object();
+    w.key("key").begin_object().field("const", varied.key).end_object();
+    any("from");
+    any("to");
+    any("points");
+    w.end_object().end_object();  // vary.properties, vary
+    w.end_object().end_object();  // properties, if
+    w.key("then").begin_object().key("properties").begin_object();
+    w.key("vary").begin_object().key("properties").begin_object();
+    any("key");
+    write_sweep_end(w, "from", varied);
+    write_sweep_end(w, "to", varied);
+    any("points");
+    w.end_object().end_object();
+    w.key("inputs").begin_object().key("properties").begin_object();
+    for (const auto& in : t.inputs) {
+      if (&in == &varied)
+        any(in.key);  // replaced by each x; its value is not checked
+      else
+        write_input_property(w, in);
+    }
+    w.end_object().key("required").begin_array();
+    for (const auto& in : t.inputs)
+      if (&in != &varied && in.required) w.string(in.key);
+    w.end_array().end_object();
+    w.end_object().end_object();  // then.properties, then
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void write_sweep_schemas(JsonWriter& w, const ToolDescriptor& t, const std::string& prefix) {
+  w.key(prefix + "SweepRequest");
+  write_sweep_request_schema(w, t);
+
+  w.key(prefix + "SweepResult").begin_object().field("type", "object");
+  w.key("required").begin_array().string("key").string("points").end_array();
+  w.field("additionalProperties", false).key("properties").begin_object();
+  w.key("key").begin_object().field("type", "string").field("description", "The varied input.");
+  w.key("enum");
+  write_numeric_keys(w, t);
+  w.end_object();
+  w.key("points").begin_object().field("type", "array").field("minItems", 2);
+  w.field("maxItems", 200).field("description", "One per x, in order from `from` to `to`.");
+  w.key("items").begin_object().key("oneOf").begin_array();
+  w.begin_object().field("type", "object");
+  w.key("required").begin_array().string("x").string("result").end_array();
+  w.field("additionalProperties", false).key("properties").begin_object();
+  w.key("x").begin_object().field("type", "number").end_object();
+  w.key("result");
+  schema_ref(w, prefix + "Result");
+  w.end_object().end_object();
+  w.begin_object().field("type", "object");
+  w.key("required").begin_array().string("x").string("error").end_array();
+  w.field("additionalProperties", false).key("properties").begin_object();
+  w.key("x").begin_object().field("type", "number").end_object();
+  w.key("error");
+  schema_ref(w, "SweepPointError");
+  w.end_object().end_object();
+  w.end_array().end_object();   // oneOf, items
+  w.end_object();               // points
+  w.end_object().end_object();  // properties, SweepResult
+
+  w.key(prefix + "SweepResponse").begin_object();
+  w.field("description", "The 200 response of " + t.endpoint() + "/sweep.");
+  w.key("allOf").begin_array();
+  schema_ref(w, "SuccessEnvelope");
+  w.begin_object().field("type", "object").key("properties").begin_object();
+  w.key("tool").begin_object().field("const", t.slug).end_object();
+  w.key("domain").begin_object().field("const", t.domain).end_object();
+  w.key("version").begin_object().field("const", t.version).end_object();
+  w.key("result");
+  schema_ref(w, prefix + "SweepResult");
+  w.end_object().end_object();
+  w.end_array().end_object();
+}
+
+// A request that sweeps the first numeric input upwards from its default, the others at
+// their defaults.
+void write_sweep_example(JsonWriter& w, const ToolDescriptor& t) {
+  const InputDescriptor* varied = nullptr;
+  for (const auto& in : t.inputs)
+    if (!varied && is_numeric(in)) varied = &in;
+  double from = std::get<double>(varied->default_value);
+  double to = from == 0 ? 1 : from * 2;
+  if (varied->max && to > *varied->max) to = *varied->max;
+  if (varied->min && to < *varied->min) to = *varied->min;
+  if (to == from && varied->min) to = *varied->min;
+  int points = 5;
+  if (varied->type == InputType::Integer)
+    points = static_cast<int>(std::min(5.0, std::fabs(to - from) + 1));
+  w.key("examples").begin_object().key("sweep").begin_object();
+  w.field("summary",
+          "Vary " + varied->key + " from its default, " + std::to_string(points) + " points");
+  w.key("value").begin_object().key("inputs").begin_object();
+  for (const auto& in : t.inputs) {
+    if (&in == varied) continue;
+    w.key(in.key);
+    if (const double* d = std::get_if<double>(&in.default_value))
+      w.shortest(*d);
+    else if (const auto* s = std::get_if<std::string>(&in.default_value))
+      w.string(*s);
+    else
+      w.boolean(std::get<bool>(in.default_value));
+  }
+  w.end_object();
+  w.key("vary").begin_object().field("key", varied->key).key("from").shortest(from);
+  w.key("to").shortest(to).field("points", points).end_object();
+  w.end_object().end_object().end_object();
+}
+
+void write_sweep_path(JsonWriter& w, const ToolDescriptor& t, const std::string& prefix) {
+  w.key(t.endpoint() + "/sweep").begin_object().key("post").begin_object();
+  w.field("operationId", "sweep" + prefix);
+  w.field("summary", t.name + ": sweep one input");
+  w.field("description",
+          "Runs " + t.endpoint() +
+              " once per x value of one numeric input, with the same validation and maths. "
+              "Costs one rate-limit unit, and one unit of the monthly quota per point that "
+              "produced a result (all `points` units must be available, else 429 "
+              "`QUOTA_EXCEEDED`). A point the tool cannot compute carries `error` instead of "
+              "`result`. Errors name the field: `inputs.<key>`, `vary.key`, `vary.from`, "
+              "`vary.to`, `vary.points`.");
+  w.key("tags").begin_array().string(t.domain).end_array();
+  security_required(w);
+  w.key("requestBody").begin_object().field("required", true);
+  w.key("content").begin_object().key("application/json").begin_object().key("schema");
+  schema_ref(w, prefix + "SweepRequest");
+  write_sweep_example(w, t);
+  w.end_object().end_object().end_object();
+  w.key("responses").begin_object();
+  ok_response(w, "The x values with the tool's outputs (or the point's error).",
+              prefix + "SweepResponse");
+  response_ref(w, "400", "BadRequest");
+  response_ref(w, "401", "Unauthorized");
+  response_ref(w, "413", "PayloadTooLarge");
+  response_ref(w, "415", "UnsupportedMediaType");
   response_ref(w, "429", "TooManyRequests");
   response_ref(w, "500", "InternalError");
   transport_refs(w);
@@ -499,18 +731,20 @@ std::string render_openapi(const Registry& registry, const OpenApiOptions& optio
 
   w.key("info").begin_object().field("title", "toolcalc API").field("version", options.version);
   w.field("summary", "A catalog of engineering and cost calculators over JSON/HTTP.");
-  w.field("description",
-          "Generated from the tool registry. Every tool runs with `POST /v1/{domain}/{slug}` "
-          "(one concrete path per tool below, with its inputs as the request body schema and "
-          "its outputs as the typed `result`); a path naming no tool is 404 `NOT_FOUND`. "
-          "Discovery endpoints need no key; execute and `/v1/me` need `Authorization: Bearer "
-          "<API key>`, and an invalid key is 401 everywhere. Every response carries "
-          "`X-Request-ID`, `X-Tool-Version` and `X-RateLimit-*`; every non-2xx REST response "
-          "is the error envelope. A wrong method on a known path is 405 `METHOD_NOT_ALLOWED` "
-          "with `Allow`; `OPTIONS` answers CORS preflights (204). Transport limits: header "
-          "block over 8 KiB is 431 `HEADERS_TOO_LARGE`, over the connection cap is 503 "
-          "`SERVER_BUSY`. The MCP endpoint (`/mcp`) serves the same tools to agents. "
-          "Decisions the contract left open are in docs/api.md.");
+  w.field(
+      "description",
+      "Generated from the tool registry. Every tool runs with `POST /v1/{domain}/{slug}` "
+      "(one concrete path per tool below, with its inputs as the request body schema and "
+      "its outputs as the typed `result`), and `POST /v1/{domain}/{slug}/sweep` runs it "
+      "over a range of one numeric input; a path naming no tool is 404 `NOT_FOUND`. "
+      "Discovery endpoints need no key; execute, sweep and `/v1/me` need `Authorization: Bearer "
+      "<API key>`, and an invalid key is 401 everywhere. Every response carries "
+      "`X-Request-ID`, `X-Tool-Version` and `X-RateLimit-*`; every non-2xx REST response "
+      "is the error envelope. A wrong method on a known path is 405 `METHOD_NOT_ALLOWED` "
+      "with `Allow`; `OPTIONS` answers CORS preflights (204). Transport limits: header "
+      "block over 8 KiB is 431 `HEADERS_TOO_LARGE`, over the connection cap is 503 "
+      "`SERVER_BUSY`. The MCP endpoint (`/mcp`) serves the same tools to agents. "
+      "Decisions the contract left open are in docs/api.md.");
   w.end_object();
 
   w.key("servers").begin_array().begin_object().field("url", openapi_server_url(options));
@@ -549,6 +783,8 @@ std::string render_openapi(const Registry& registry, const OpenApiOptions& optio
   w.key("paths").begin_object();
   for (const auto& r : registry.tools()) write_execute_path(w, r.tool.descriptor, prefix[&r]);
   for (const auto& r : registry.tools()) write_schema_path(w, r.tool.descriptor, prefix[&r]);
+  for (const auto& r : registry.tools())
+    if (has_numeric_input(r.tool.descriptor)) write_sweep_path(w, r.tool.descriptor, prefix[&r]);
   write_discovery_paths(w, registry);
   w.end_object();
 
@@ -564,7 +800,10 @@ std::string render_openapi(const Registry& registry, const OpenApiOptions& optio
   write_error_responses(w);
   w.end_object();
   w.key("schemas").begin_object();
-  for (const auto& r : registry.tools()) write_tool_schemas(w, r.tool.descriptor, prefix[&r]);
+  for (const auto& r : registry.tools()) {
+    write_tool_schemas(w, r.tool.descriptor, prefix[&r]);
+    if (has_numeric_input(r.tool.descriptor)) write_sweep_schemas(w, r.tool.descriptor, prefix[&r]);
+  }
   w.raw(kStaticSchemas);
   w.end_object();
   w.end_object();

@@ -19,12 +19,14 @@ class LocalAccess final : public accounts::AccessControl {
   }
   accounts::RateDecision take_rate_unit(const accounts::Caller&) override { return {}; }
   accounts::RateDecision peek_rate(const accounts::Caller&) const override { return {}; }
-  accounts::QuotaReservation reserve_quota(const accounts::Caller&) override {
+  accounts::QuotaReservation reserve_quota(const accounts::Caller&, int64_t units) override {
     accounts::QuotaReservation r;
     r.unlimited = true;
+    r.units = units;
     return r;
   }
-  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&) override {}
+  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&, int64_t) override {
+  }
   accounts::QuotaStatus quota_status(const accounts::Caller&) const override {
     accounts::QuotaStatus s;
     s.unlimited = true;

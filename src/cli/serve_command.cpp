@@ -25,6 +25,11 @@ struct ServeFlags {
   bool dev = false;
 };
 
+bool is_loopback_host(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]" ||
+         host.rfind("127.", 0) == 0;
+}
+
 std::string normalise_base_path(std::string p) {
   while (!p.empty() && p.back() == '/') p.pop_back();
   if (!p.empty() && p.front() != '/') p.insert(p.begin(), '/');
@@ -54,9 +59,12 @@ void serve(const ServeFlags& flags) {
   if (config.access_log) std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
   SystemClock clock;
   ServeAccounts accounts(config, clock);
+  const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
+  // The playground pre-fills the dev key only where no one else can load the page.
+  const bool page_gets_key = flags.dev && is_loopback_host(config.host);
   api::Service service(*registry, accounts.access(), clock,
                        {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
-                        config.mcp_allowed_origins});
+                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -75,14 +83,16 @@ void serve(const ServeFlags& flags) {
              TOOLCALC_VERSION, config.host, server.port(), config.threads, config.base_path,
              config.data_dir.string());
   if (flags.dev) {
-    const std::string key = accounts.create_dev_key();
     fmt::print(
         "dev key (shown once): {}\n"
         "try:\n  curl -s {}/v1/iot-mcu/mcu-deep-sleep-battery -H 'Authorization: Bearer {}' "
         "-H 'Content-Type: application/json' -d '{{\"battery_capacity_mah\":2000,"
         "\"sleep_current_ua\":10,\"wake_current_ma\":80,\"wake_duration_ms\":250,"
         "\"cycle_period_s\":60,\"battery_efficiency_pct\":80}}'\n",
-        key, base, key);
+        dev_key, base, dev_key);
+    fmt::print("playground: {}/{}\n", base,
+               page_gets_key ? " (the dev key is pre-filled)"
+                             : " (not on loopback: enter the key in the page)");
   }
   std::fflush(stdout);
   accounts.start();

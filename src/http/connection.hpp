@@ -189,11 +189,13 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     if (head.has_authorization) request.authorization = std::string_view(head.authorization);
     request.origin = head.origin;
     request.mcp_protocol_version = head.mcp_protocol_version;
+    request.if_none_match = head.if_none_match;
     request.body = head.body;
     request.peer_ip = state.peer_ip;
 
     const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
-    write_response(out, state.service.handle(request), head.version, keep_alive);
+    write_response(out, state.service.handle(request), head.version, keep_alive,
+                   head.method == "HEAD");
     state.set_deadline(o.write_timeout_s);
     auto [wec, wn] = co_await net::async_write(stream, net::buffer(out), use_tuple);
     (void)wn;

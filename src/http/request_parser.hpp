@@ -1,6 +1,6 @@
 #pragma once
 // An HTTP/1.1 request parser on Beast's basic_parser (its documented extension point) that
-// keeps only what the API reads: method, target, five headers and the body. Everything
+// keeps only what the API reads: method, target, six headers and the body. Everything
 // goes into a RequestHead that the connection reuses from one request to the next, so a
 // request costs no allocation once the strings have grown, and no field container is
 // built (Beast's request_parser<string_body> allocates a node per header).
@@ -25,6 +25,7 @@ struct RequestHead {
   bool has_authorization = false;
   std::string origin;
   std::string mcp_protocol_version;
+  std::string if_none_match;
   std::string transfer_encoding;
   int transfer_encoding_fields = 0;
   bool expect_continue = false;
@@ -40,6 +41,7 @@ struct RequestHead {
     has_authorization = false;
     origin.clear();
     mcp_protocol_version.clear();
+    if_none_match.clear();
     transfer_encoding.clear();
     transfer_encoding_fields = 0;
     expect_continue = false;
@@ -85,6 +87,9 @@ class RequestParser final : public bhttp::basic_parser<true> {
       case bhttp::field::transfer_encoding:
         assign(head_.transfer_encoding, value);
         ++head_.transfer_encoding_fields;
+        break;
+      case bhttp::field::if_none_match:
+        if (head_.if_none_match.empty()) assign(head_.if_none_match, value);
         break;
       case bhttp::field::expect:
         head_.expect_continue = boost::beast::iequals(value, "100-continue");

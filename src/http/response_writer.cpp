@@ -8,38 +8,23 @@ namespace {
 
 std::string_view reason(int status) {
   switch (status) {
-    case 200:
-      return "OK";
-    case 202:
-      return "Accepted";
-    case 204:
-      return "No Content";
-    case 400:
-      return "Bad Request";
-    case 401:
-      return "Unauthorized";
-    case 403:
-      return "Forbidden";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 413:
-      return "Content Too Large";
-    case 415:
-      return "Unsupported Media Type";
-    case 422:
-      return "Unprocessable Content";
-    case 429:
-      return "Too Many Requests";
-    case 431:
-      return "Request Header Fields Too Large";
-    case 500:
-      return "Internal Server Error";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return status < 300 ? "OK" : status < 500 ? "Client Error" : "Server Error";
+    case 200: return "OK";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Content";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return status < 300 ? "OK" : status < 500 ? "Client Error" : "Server Error";
   }
 }
 
@@ -52,7 +37,7 @@ void append_number(std::string& out, uint64_t v) {
 }  // namespace
 
 void write_response(std::string& out, const api::Response& response, unsigned version,
-                    bool keep_alive) {
+                    bool keep_alive, bool head) {
   out.clear();
   out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
   append_number(out, static_cast<uint64_t>(response.status));
@@ -65,8 +50,15 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
     out += value;
     out += "\r\n";
   }
-  if (!response.body.empty()) out += "Content-Type: application/json; charset=utf-8\r\n";
-  if (response.status != 204 && (response.status >= 200 || response.status < 100)) {
+  if (!response.body.empty()) {
+    out += "Content-Type: ";
+    out += response.content_type;
+    out += "\r\n";
+  }
+  // 204 and 304 have no body, hence no length (RFC 9110 §8.6); HEAD gets the length of
+  // the body GET would send, without the body.
+  if (response.status != 204 && response.status != 304 &&
+      (response.status >= 200 || response.status < 100)) {
     out += "Content-Length: ";
     append_number(out, response.body.size());
     out += "\r\n";
@@ -76,7 +68,7 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
   else if (version == 10)
     out += "Connection: keep-alive\r\n";
   out += "\r\n";
-  out += response.body;
+  if (!head) out += response.body;
 }
 
 }  // namespace toolcalc::http

@@ -8,8 +8,9 @@
 
 namespace toolcalc::http {
 
-// `version` is 10 or 11. The body is sent with Content-Length (204 has none).
+// `version` is 10 or 11. The body is sent with Content-Length (204 and 304 have none);
+// `head`: the request was HEAD, so the headers are written without the body.
 void write_response(std::string& out, const api::Response& response, unsigned version,
-                    bool keep_alive);
+                    bool keep_alive, bool head = false);
 
 }  // namespace toolcalc::http

@@ -108,6 +108,8 @@ SESSION_KEYS = {
     "other": "big",
     "burst20": "burst20",
     "quota10": "quota10",
+    "sweep": "big",        # test_sweep.py: counts its own quota and rate units
+    "sweep10": "quota10",  # test_sweep.py: a sweep needs `points` units
 }
 
 

@@ -57,10 +57,14 @@ def test_dev_mode_serves_under_api_with_curl_line(start_server):
     base = f"http://127.0.0.1:{s.port}"
     assert requests.get(base + "/api/v1/health", timeout=10).status_code == 200
     assert requests.get(base + "/api/v1/tools", timeout=10).status_code == 200
-    for path in ["/v1/health", "/v1/tools", "/api", "/api/", "/apiv1/health", "/api/v1"]:
+    for path in ["/v1/health", "/v1/tools", "/api", "/apiv1/health", "/api/v1"]:
         r = requests.get(base + path, timeout=10)
         assert r.status_code == 404, (path, r.status_code)
         assert r.json()["error"]["code"] == "NOT_FOUND"
+    # "/" and "/api/" are the playground's page (test_playground.py)
+    for path in ["/", "/api/"]:
+        r = requests.get(base + path, timeout=10)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/html"), path
     r = requests.post(base + BATTERY, data=body, headers=headers, timeout=10)
     assert r.status_code == 404
     assert s.stop() == 0

@@ -74,7 +74,7 @@ TEST(Accounts, MissingHeaderIsAnonymousPerIp) {
   EXPECT_EQ(r.caller.subject, "ip:192.0.2.7");
   EXPECT_EQ(r.caller.plan.name, "anonymous");
   EXPECT_EQ(r.caller.key_prefix, "");
-  const QuotaReservation q = acc->reserve_quota(r.caller);
+  const QuotaReservation q = acc->reserve_quota(r.caller, 1);
   EXPECT_TRUE(q.allowed);
   EXPECT_TRUE(q.unlimited);
   EXPECT_TRUE(acc->quota_status(r.caller).unlimited);
@@ -194,9 +194,9 @@ TEST(Accounts, QuotaWithMonthRollover) {
   const std::string key = cli_create(tmp.path(), "tiny");  // 2 per month
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  EXPECT_EQ(acc->reserve_quota(caller).remaining, 1);
-  EXPECT_EQ(acc->reserve_quota(caller).remaining, 0);
-  const QuotaReservation refused = acc->reserve_quota(caller);
+  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 1);
+  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 0);
+  const QuotaReservation refused = acc->reserve_quota(caller, 1);
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.retry_after_s, 60);
   EXPECT_EQ(refused.resets_at, "2026-12-01T00:00:00Z");
@@ -207,7 +207,7 @@ TEST(Accounts, QuotaWithMonthRollover) {
   EXPECT_EQ(s.period, "2026-11");
 
   clock.set_ms(utc_ms(2026, 12, 1, 0, 0, 0));
-  const QuotaReservation december = acc->reserve_quota(caller);
+  const QuotaReservation december = acc->reserve_quota(caller, 1);
   EXPECT_TRUE(december.allowed);
   EXPECT_EQ(december.remaining, 1);
   EXPECT_EQ(december.period, "2026-12");
@@ -222,15 +222,15 @@ TEST(Accounts, ReleaseReturnsTheUnit) {
   const std::string key = cli_create(tmp.path(), "tiny");
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  const QuotaReservation a = acc->reserve_quota(caller);
-  const QuotaReservation b = acc->reserve_quota(caller);
+  const QuotaReservation a = acc->reserve_quota(caller, 1);
+  const QuotaReservation b = acc->reserve_quota(caller, 1);
   ASSERT_TRUE(a.allowed && b.allowed);
   acc->flush_usage();  // the release then reaches the store as a negative delta
-  acc->release_quota(caller, b);
+  acc->release_quota(caller, b, 1);
   EXPECT_EQ(acc->quota_status(caller).used, 1);
-  EXPECT_TRUE(acc->reserve_quota(caller).allowed);
-  EXPECT_FALSE(acc->reserve_quota(caller).allowed);
-  acc->release_quota(caller, a);
+  EXPECT_TRUE(acc->reserve_quota(caller, 1).allowed);
+  EXPECT_FALSE(acc->reserve_quota(caller, 1).allowed);
+  acc->release_quota(caller, a, 1);
   acc->stop();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
 }
@@ -255,7 +255,7 @@ TEST(Accounts, BothLimitsAreExactUnderConcurrency) {
       while (!go) std::this_thread::yield();
       for (int i = 0; i < kCallsEach; ++i) {
         if (acc->take_rate_unit(caller).allowed) ++rate_allowed;
-        if (acc->reserve_quota(caller).allowed) ++quota_allowed;
+        if (acc->reserve_quota(caller, 1).allowed) ++quota_allowed;
       }
     });
   go = true;
@@ -273,12 +273,12 @@ TEST(Accounts, RestartContinuesTheMonthsCount) {
   {
     auto acc = open_accounts(tmp.path(), clock);
     const Caller caller = acc->authenticate(bearer(key), "x").caller;
-    for (int i = 0; i < 10; ++i) ASSERT_TRUE(acc->reserve_quota(caller).allowed);
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(acc->reserve_quota(caller, 1).allowed);
   }  // destructor: stop → final flush
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
   EXPECT_EQ(acc->quota_status(caller).used, 10);
-  EXPECT_EQ(acc->reserve_quota(caller).remaining, 1'000 - 11);
+  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 1'000 - 11);
 }
 
 TEST(Accounts, StopFlushesEverything) {
@@ -290,7 +290,7 @@ TEST(Accounts, StopFlushesEverything) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  for (int i = 0; i < 7; ++i) acc->reserve_quota(caller);
+  for (int i = 0; i < 7; ++i) acc->reserve_quota(caller, 1);
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);
   acc->stop();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 7);
@@ -304,7 +304,7 @@ TEST(Accounts, BackgroundFlushPersistsWithinTheFlushInterval) {
   auto acc = open_accounts(tmp.path(), clock, test_plans(), milliseconds(100), milliseconds(1000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  for (int i = 0; i < 4; ++i) acc->reserve_quota(caller);
+  for (int i = 0; i < 4; ++i) acc->reserve_quota(caller, 1);
   // What a kill -9 now would keep: the counts written by the background flush.
   EXPECT_TRUE(
       eventually([&] { return stored_usage(tmp.path(), "2026-11") == 4; }, milliseconds(1000)));
@@ -336,7 +336,7 @@ TEST(Accounts, DatabaseHoldsNoPlaintextKey) {
   const std::string live = cli_create(tmp.path(), "pro", "x");
   acc->refresh_keys();
   const Caller caller = acc->authenticate(bearer(live), "x").caller;
-  acc->reserve_quota(caller);
+  acc->reserve_quota(caller, 1);
   acc->flush_usage();
   for (const std::string& key : {dev, live}) {
     const std::string bytes = accounts::testing::all_bytes_under(tmp.path());

@@ -66,6 +66,40 @@ TEST(MonthlyQuota, ReleaseReturnsTheUnit) {
   EXPECT_EQ(quota.status(3, 1).used, 1);
 }
 
+// A sweep (issue 8) reserves one unit per point: all of them or none.
+TEST(MonthlyQuota, ReservesSeveralUnitsAllOrNone) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  const QuotaReservation five = quota.reserve(4, 10, 5);
+  ASSERT_TRUE(five.allowed);
+  EXPECT_EQ(five.units, 5);
+  EXPECT_EQ(five.remaining, 5);
+  const QuotaReservation six = quota.reserve(4, 10, 6);  // only 5 left
+  EXPECT_FALSE(six.allowed);
+  EXPECT_EQ(six.units, 0);
+  EXPECT_EQ(six.remaining, 5);
+  EXPECT_EQ(quota.status(4, 10).used, 5);  // the refusal took nothing
+  const QuotaReservation rest = quota.reserve(4, 10, 5);
+  ASSERT_TRUE(rest.allowed);
+  EXPECT_EQ(rest.remaining, 0);
+  EXPECT_FALSE(quota.reserve(4, 10, 0).allowed);  // zero units is not a reservation
+}
+
+TEST(MonthlyQuota, ReleasesPartOfAReservationButNeverMoreThanItHeld) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  quota.reserve(5, 100, 2);  // earlier calls, not to be given back
+  const QuotaReservation sweep = quota.reserve(5, 100, 8);
+  quota.release(5, sweep, 3);  // three points failed
+  EXPECT_EQ(quota.status(5, 100).used, 7);
+  const QuotaReservation other = quota.reserve(5, 100, 4);
+  quota.release(5, other, 50);  // capped at that reservation's 4 units
+  EXPECT_EQ(quota.status(5, 100).used, 7);
+  auto pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].delta, 7);  // only what was kept is written
+}
+
 TEST(MonthlyQuota, PendingDeltasAreTakenOnceAndRestoredOnFailure) {
   ManualClock clock(utc_ms(2026, 6, 10));
   MonthlyQuota quota(clock);

@@ -1,6 +1,7 @@
 #pragma once
 // A test double for accounts::AccessControl with small, exact limits, so the API's
 // decisions (which status, which headers, what is counted) can be checked without a store.
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -55,19 +56,28 @@ class FakeAccess final : public accounts::AccessControl {
   accounts::RateDecision peek_rate(const accounts::Caller& c) const override {
     return decide(c, window_used[c.subject]);
   }
-  accounts::QuotaReservation reserve_quota(const accounts::Caller& c) override {
+  int64_t quota_released = 0;  // units given back so far
+
+  accounts::QuotaReservation reserve_quota(const accounts::Caller& c, int64_t units) override {
     accounts::QuotaReservation q;
     q.limit = *c.plan.monthly_quota;
-    q.allowed = quota_used < q.limit;
-    if (q.allowed) ++quota_used;
+    q.allowed = units >= 1 && quota_used + units <= q.limit;
+    if (q.allowed) {
+      quota_used += units;
+      q.units = units;
+    }
     q.remaining = q.limit - quota_used;
     q.retry_after_s = 1000;
     q.resets_at = "2027-01-01T00:00:00Z";
     q.period = "2026-12";
     return q;
   }
-  void release_quota(const accounts::Caller&, const accounts::QuotaReservation& q) override {
-    if (q.allowed) --quota_used;
+  void release_quota(const accounts::Caller&, const accounts::QuotaReservation& q,
+                     int64_t units) override {
+    if (!q.allowed) return;
+    const int64_t n = std::min(units, q.units);
+    quota_used -= n;
+    quota_released += n;
   }
   accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {
     accounts::QuotaStatus s;

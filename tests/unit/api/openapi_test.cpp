@@ -242,3 +242,55 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
   req.authorization = "Bearer tc_live_wrong";
   EXPECT_EQ(service.handle(req).status, 401);
 }
+
+// Issue 8: a sweep path per tool, whose request schema names exactly the numeric inputs and
+// whose worked example is a request the server answers with 200.
+TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
+  const auto registry = make_registry();
+  const json::object doc =
+      json::parse(catalog::render_openapi(registry, {"9.9.9", "", ""})).as_object();
+  const auto& paths = doc.at("paths").as_object();
+  const auto& schemas = doc.at("components").at("schemas").as_object();
+  test_support::FakeAccess access;
+  access.keys["tc_live_sweep"] = {"sweep", 100000, 100000};
+  ManualClock clock{1'800'000'010'000};
+  api::Service service{registry, access, clock, api::ServiceOptions{"", "9.9.9"}};
+  for (const auto& r : registry.tools()) {
+    const auto& t = r.tool.descriptor;
+    const std::string prefix = catalog::pascal_case(t.slug);
+    const std::string path = t.endpoint() + "/sweep";
+    ASSERT_TRUE(paths.contains(path)) << path;
+    const auto& post = paths.at(path).at("post").as_object();
+    EXPECT_EQ(post.at("operationId").as_string(), "sweep" + prefix);
+    EXPECT_EQ(post.at("security").at(0).at("bearerAuth").as_array().size(), 0u);
+    for (const char* status : {"200", "400", "401", "413", "415", "429", "500"})
+      EXPECT_TRUE(post.at("responses").as_object().contains(status)) << t.slug << " " << status;
+
+    const auto& request = schemas.at(prefix + "SweepRequest").as_object();
+    json::array numeric;
+    for (const auto& in : t.inputs)
+      if (in.type == catalog::InputType::Number || in.type == catalog::InputType::Integer)
+        numeric.emplace_back(in.key);
+    EXPECT_EQ(request.at("properties").at("vary").at("properties").at("key").at("enum"), numeric)
+        << t.slug;
+    EXPECT_EQ(request.at("allOf").as_array().size(), numeric.size());
+    EXPECT_EQ(schemas.at(prefix + "SweepResult").at("properties").at("key").at("enum"), numeric);
+
+    const auto& example = post.at("requestBody")
+                              .at("content")
+                              .at("application/json")
+                              .at("examples")
+                              .at("sweep")
+                              .at("value");
+    const std::string body = json::serialize(example);
+    api::Request req;
+    req.method = "POST";
+    req.target = path;
+    req.body = body;
+    req.content_type = "application/json";
+    req.authorization = "Bearer tc_live_sweep";
+    req.peer_ip = "10.0.0.1";
+    const api::Response res = service.handle(req);
+    EXPECT_EQ(res.status, 200) << t.slug << " " << body << " → " << res.body;
+  }
+}

@@ -1,0 +1,112 @@
+// POST {base}/v1/{domain}/{slug}/sweep (issue 8): one tool run over a range of one numeric
+// input. The body is validated once (api/sweep_request), `points` quota units are reserved
+// up front, each point goes through the execute path's compute_result, and the unit of a
+// point that produced no result (a 422 case) is given back. docs/api.md "Sweeps".
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "api/execute.hpp"
+#include "api/service.hpp"
+#include "api/service_context.hpp"
+#include "api/sweep_request.hpp"
+#include "catalog/validate.hpp"
+#include "core/json_writer.hpp"
+
+namespace toolcalc::api {
+
+void Service::sweep(Context& ctx) {
+  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
+  if (!registered) return ctx.fail(not_found("no tool '" + std::string(ctx.route.slug) + "'"));
+  const catalog::Tool& tool = registered->tool;
+  ctx.tool = &tool.descriptor;
+  if (!is_json_media_type(ctx.req.content_type))
+    return ctx.fail({415,
+                     "UNSUPPORTED_MEDIA_TYPE",
+                     "send the sweep as a JSON object with Content-Type: application/json",
+                     {}});
+
+  thread_local SweepRequest request;  // reused: keeps its capacity across requests
+  ApiError error;
+  if (!parse_sweep_request(tool.descriptor, ctx.req.body, request, error)) return ctx.fail(error);
+  const auto points = static_cast<int64_t>(request.xs.size());
+
+  const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller, points);
+  if (!quota.allowed) {
+    ctx.res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, quota.retry_after_s)));
+    return ctx.fail({429,
+                     "QUOTA_EXCEEDED",
+                     "this sweep needs " + std::to_string(points) +
+                         " executions (one per point) but the monthly quota of " +
+                         std::to_string(quota.limit) + " has " + std::to_string(quota.remaining) +
+                         " left; it resets at " + quota.resets_at,
+                     {}});
+  }
+
+  std::string& body = ctx.res.body;
+  body.reserve(256 + 160 * request.xs.size());
+  body += R"({"ok":true,"tool":)";
+  append_json_string(body, tool.descriptor.slug);
+  body += R"(,"domain":)";
+  append_json_string(body, tool.descriptor.domain);
+  body += R"(,"version":)";
+  append_json_string(body, tool.descriptor.version);
+  body += R"(,"result":{"key":)";
+  append_json_string(body, request.input->key);
+  body += R"(,"points":[)";
+
+  int64_t failed = 0;
+  try {
+    catalog::Inputs inputs;
+    for (size_t i = 0; i < request.xs.size(); ++i) {
+      const double x = request.xs[i];
+      set_number_member(request.inputs, request.input->key, x);
+      inputs = {};
+      // Cannot fail: the other inputs passed this check with xs[0], and x is in bounds.
+      if (!catalog::validate_inputs(request.inputs, tool.descriptor, inputs, error))
+        throw std::logic_error("sweep point failed validation: " + error.message);
+      if (i) body += ',';
+      body += R"({"x":)";
+      JsonWriter(body).shortest(x);
+      body += ',';
+      const size_t mark = body.size();
+      body += R"("result":)";
+      if (compute_result(tool, inputs, body, error)) {
+        body += '}';
+        continue;
+      }
+      body.resize(mark);  // a 422 case: the point carries its error instead
+      body += R"("error":)";
+      JsonWriter w(body);
+      w.begin_object().field("code", error.code).field("message", error.message);
+      if (!error.field.empty()) w.field("field", error.field);
+      w.end_object();
+      body += '}';
+      ++failed;
+    }
+  } catch (...) {
+    access_.release_quota(ctx.caller, quota, points);
+    throw;
+  }
+  if (failed) access_.release_quota(ctx.caller, quota, failed);
+
+  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
+  body += "]}";
+  body += R"(,"meta":)";
+  JsonWriter w(body);
+  w.begin_object();
+  w.field(
+      "latency_ms",
+      static_cast<int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()));
+  w.key("quota_remaining");
+  if (quota.unlimited)
+    w.null();
+  else
+    w.integer(quota.remaining + failed);
+  w.field("request_id", ctx.res.request_id);
+  w.end_object();
+  body += '}';
+  ctx.res.status = 200;
+}
+
+}  // namespace toolcalc::api
