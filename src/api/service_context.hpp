@@ -1,6 +1,7 @@
 #pragma once
 // The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "accounts/access_control.hpp"
@@ -27,6 +28,9 @@ struct ServiceContext {
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
   std::chrono::steady_clock::time_point started;
   std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
+  // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
+  // and not yet used by run_tool; Service::handle releases it when the request ends early.
+  std::optional<accounts::QuotaReservation> early_quota;
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -8,8 +8,9 @@
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
-#include "cli/service_config.hpp"
 #include "cli/serve_accounts.hpp"
+#include "cli/service_config.hpp"
+#include "cli/store_factory.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::cli {
@@ -69,11 +70,12 @@ void serve(const ServeFlags& flags) {
   http::Server server(service, options);
   server.bind();
 
-  const std::string base = fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,
-                                       server.port(), config.base_path);
-  fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', data {})\n",
-             TOOLCALC_VERSION, config.host, server.port(), config.threads, config.base_path,
-             config.data_dir.string());
+  const std::string base =
+      fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,
+                  server.port(), config.base_path);
+  fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', {})\n", TOOLCALC_VERSION,
+             config.host, server.port(), config.threads, config.base_path,
+             store_description(config));
   if (flags.dev) {
     const std::string key = accounts.create_dev_key();
     fmt::print(
