@@ -46,8 +46,13 @@ void serve(const ServeFlags& flags) {
   if (flags.threads >= 0) config.threads = flags.threads;
   if (flags.base_path_given) config.base_path = flags.base_path;
   config.base_path = normalise_base_path(config.base_path);
-  if (config.threads == 0)
-    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (config.threads == 0) {
+    // With Redis a request holds its thread for one round trip to the store (and Redis's
+    // fsync): more threads than cores keep requests in flight (docs/deploy.md, measured
+    // in docs/performance.md). The embedded store never waits: one per core.
+    const unsigned per_core = uses_redis(config) ? 8 : 1;
+    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()) * per_core);
+  }
 
   auto registry = load_registry(config.catalog_dir);
   // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
