@@ -155,7 +155,7 @@ RedisClient::~RedisClient() {
 
 void RedisClient::unreachable(const std::string& why) {
   retry_at_ms_.store(steady_ms() + options_.retry_after_failure_ms);
-  if (!failing_.exchange(true))
+  if (!failing_.exchange(true) && options_.log_state_changes)
     std::fprintf(stderr,
                  "toolcalc: redis %s is unreachable (%s); requests that must be counted are "
                  "answered 503 STORE_UNAVAILABLE until it answers again\n",
@@ -164,7 +164,8 @@ void RedisClient::unreachable(const std::string& why) {
 }
 
 void RedisClient::reachable() {
-  if (failing_.load(std::memory_order_relaxed) && failing_.exchange(false))
+  if (failing_.load(std::memory_order_relaxed) && failing_.exchange(false) &&
+      options_.log_state_changes)
     std::fprintf(stderr, "toolcalc: redis %s answers again\n", options_.url().c_str());
 }
 

@@ -21,6 +21,9 @@ struct RedisOptions {
   int connect_timeout_ms = 1000;
   int command_timeout_ms = 2000;
   int retry_after_failure_ms = 500;  // fail fast for this long after a failure
+  // Report on stderr when Redis becomes unreachable and when it answers again (once each):
+  // set for the server's counters, whose failures clients see as 503s.
+  bool log_state_changes = false;
 
   std::string url() const;  // redis://HOST:PORT/DB, never the password (for logs)
 };

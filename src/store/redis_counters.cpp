@@ -2,6 +2,7 @@
 // atomically by Redis, so N instances taking units of one window concurrently allow
 // exactly `limit`; a refused step writes nothing (no AOF append for a 429).
 #include <string>
+#include <utility>
 
 #include "accounts/access_control.hpp"
 #include "store/redis_keys.hpp"
@@ -67,9 +68,16 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   }
 }
 
+// The counters' outages are what clients see as 503s: the server's log tells when they
+// start and end.
+RedisOptions with_state_log(RedisOptions o) {
+  o.log_state_changes = true;
+  return o;
+}
+
 class RedisCounters final : public accounts::SharedCounters {
  public:
-  explicit RedisCounters(const RedisOptions& options) : redis_(options) {}
+  explicit RedisCounters(RedisOptions options) : redis_(with_state_log(std::move(options))) {}
 
   accounts::CounterStep take_rate(std::string_view subject, int64_t window_start_s,
                                   int64_t limit) override {
