@@ -61,8 +61,16 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
 Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
-  Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now(), "null", {}};
+  Context ctx{request,
+              res,
+              match_route(request.target, options_.base_path),
+              {},
+              {},
+              false,
+              nullptr,
+              std::chrono::steady_clock::now(),
+              "null",
+              {}};
   try {
     dispatch(ctx);
   } catch (const accounts::StoreUnavailable&) {
@@ -105,8 +113,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   res.request_id = new_request_id();
   Request req;
   req.peer_ip = peer_ip;
-  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(),
-              "null", {}};
+  Context ctx{req, res, {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(), "null", {}};
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -198,7 +205,6 @@ void Service::dispatch(Context& ctx) {
                      {}});
   }
   if (auth.status == accounts::AuthStatus::Invalid) {
-
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.caller = {};
     return ctx.fail({401, "UNAUTHORIZED", "invalid API key", {}});

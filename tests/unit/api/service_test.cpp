@@ -199,7 +199,8 @@ TEST_F(ServiceTest, QuotaExhaustionIs429WithResetTime) {
 TEST_F(ServiceTest, StoreUnavailableIs503OnCountedRequestsOnly) {
   access.store_down = true;
   for (auto [method, target] : {std::pair{"POST", "/v1/iot-mcu/mcu-deep-sleep-battery"},
-                                {"GET", "/v1/tools"}, {"GET", "/v1/nope"}}) {
+                                {"GET", "/v1/tools"},
+                                {"GET", "/v1/nope"}}) {
     auto r = call(method, target, kBattery);
     expect_error(r, 503, "STORE_UNAVAILABLE");
     EXPECT_NE(parse(r).at("error").at("message").as_string().find("neither counted nor run"),
@@ -233,8 +234,7 @@ TEST_F(ServiceTest, QuotaReservedWithTheRateUnitIsReportedAfterValidationAndRele
   // Quota used up: bad input is still 400 (validation comes first), good input 429.
   expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", R"({"battery_capacity_mah":1})"),
                400, "VALIDATION_ERROR", "battery_capacity_mah");
-  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery), 429,
-               "QUOTA_EXCEEDED");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery), 429, "QUOTA_EXCEEDED");
   EXPECT_EQ(access.quota_used, 2);
 }
 

@@ -103,8 +103,7 @@ TEST(ServiceConfig, RedisBackendNeedsAValidUrl) {
   EXPECT_NE(load_error("[store]\nbackend = \"redis\"\n").find("store.url"), std::string::npos);
   EXPECT_NE(load_error("[store]\nbackend = \"redis\"\nurl = \"http://x\"\n").find("store.url"),
             std::string::npos);
-  EXPECT_NE(load_error("[store]\nbackend = \"mongo\"\n").find("sqlite, redis"),
-            std::string::npos);
+  EXPECT_NE(load_error("[store]\nbackend = \"mongo\"\n").find("sqlite, redis"), std::string::npos);
   EXPECT_NE(load_error("[store]\ntimeout_ms = 0\n").find("store.timeout_ms"), std::string::npos);
 }
 
