@@ -5,8 +5,8 @@ JOBS ?= 2
 PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
-.PHONY: all deps configure build run test unit-test api-test clean format node-deps \
-        lint-openapi contract-test mcp-test browser-test
+.PHONY: all deps configure build run test unit-test api-test api-test-redis clean format \
+        node-deps lint-openapi contract-test mcp-test browser-test
 
 all: build
 
@@ -23,13 +23,19 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: build unit-test api-test lint-openapi contract-test mcp-test browser-test
+test: build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 api-test:
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
+
+# The same suite with every server and `toolcalc keys` on the shared Redis store (issue 9),
+# against a real redis-server (AOF on) that the suite starts; adds the fleet test (three
+# instances behind nginx, tests/api/test_fleet.py).
+api-test-redis:
+	TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
 
 # Third-party clients (issue 7): Node packages pinned in package.json + package-lock.json.
 node-deps: node_modules/.package-lock.json

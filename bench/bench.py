@@ -25,6 +25,12 @@ Phases (environment variables, defaults in brackets):
      breakdown of the battery tool only; run micro_bench yourself for all of it).
   6. scaling (BENCH_SCALING [1]): toolcalc --threads 2 against nginx with 2 workers, wrk -t2,
      at BENCH_SCALING_CONNECTIONS ["64 256"], BENCH_SHORT_SECONDS per run.
+  7. shared store (BENCH_REDIS [1]; BENCH_REDIS_ONLY=1 runs this phase alone): execute at
+     64 connections on one toolcalc with the embedded store and with Redis (redis-server on
+     loopback, AOF with appendfsync always, and everysec), at --threads 1 and
+     BENCH_REDIS_THREADS [16], alternated for BENCH_REDIS_ROUNDS [2] rounds of
+     BENCH_SECONDS; then two Redis instances loaded together (one wrk -t1 -c32 each)
+     against one.
 Before the runs it waits up to BENCH_QUIET_WAIT [30] s for other processes to leave the
 cores alone (the machine is shared); the 'other' column shows how much they used anyway.
 BENCH_KEEP=1 keeps the work directory (configs, logs, perf data, callgrind dumps);
@@ -43,6 +49,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,6 +84,9 @@ PROFILE_SECONDS = env_int("BENCH_PROFILE_SECONDS", 5)
 CALLGRIND = env_int("BENCH_CALLGRIND", 1)
 CALLGRIND_REQUESTS = env_int("BENCH_CALLGRIND_REQUESTS", 10000)
 MICRO = env_int("BENCH_MICRO", 1)
+REDIS = env_int("BENCH_REDIS", 1)
+REDIS_ONLY = env_int("BENCH_REDIS_ONLY", 0)
+REDIS_ROUNDS = env_int("BENCH_REDIS_ROUNDS", 2)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -269,9 +279,10 @@ def proc_status(pid, field):
 # ---------------------------------------------------------------- servers
 
 class Toolcalc:
-    def __init__(self, binary, work, threads, key):
-        self.name = "toolcalc"
+    def __init__(self, binary, work, threads, key, config="toolcalc.toml", name="toolcalc"):
+        self.name = name
         self.binary, self.work, self.threads, self.key = binary, work, threads, key
+        self.config = os.path.join(work, config)
         self.port = free_port()
         self.proc = None
         self.served = 0  # requests counted by wrk on this process
@@ -279,8 +290,9 @@ class Toolcalc:
     def start(self):
         cmd = [self.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--threads",
                str(self.threads), "--data", os.path.join(self.work, "data"), "--config",
-               os.path.join(self.work, "toolcalc.toml")]
-        self.proc = start(cmd, os.path.join(self.work, f"toolcalc-{self.threads}t.log"))
+               self.config]
+        self.proc = start(cmd, os.path.join(self.work, f"{self.name}-{self.threads}t-"
+                                                       f"{self.port}.log"))
         wait_ready(self.port, self.proc, 30)
 
     def pids(self):
@@ -920,6 +932,10 @@ def run(report, build_dir, binary, work):
                           capture_output=True, text=True, check=True)
     key = keys.stdout.strip()
 
+    if REDIS_ONLY:
+        redis_phase(report, binary, work, key)
+        return True
+
     tc = Toolcalc(binary, work, 1, key)
     tc.start()
     responses = capture_responses(tc, key)
@@ -1079,12 +1095,171 @@ def run(report, build_dir, binary, work):
             report.line("     " + l)
         report.line()
 
+    if REDIS:
+        report.note("shared store: Redis")
+        optional_phase(report, "shared store", lambda: redis_phase(report, binary, work, key))
+
     checked = [r for session in sessions for r in session.results.values()]
     all_ok = all(r["all_200"] for r in checked)
     total = sum(int(r["requests"]) for r in checked)
     report.line(f"every response a 200 in the load runs (warm-ups and scaling included): "
                 f"{'yes' if all_ok else 'NO'}, {total:,} responses checked")
     return True
+
+
+class RedisServer:
+    """redis-server on a free loopback port with its AOF on, in the work directory;
+    `fsync` is appendfsync: "always" (every count on disk before the reply: the setting of
+    docs/deploy.md) or "everysec"."""
+
+    def __init__(self, work, fsync):
+        self.name = f"redis-{fsync}"
+        self.fsync = fsync
+        self.dir = os.path.join(work, self.name)
+        os.makedirs(self.dir, exist_ok=True)
+        self.port = free_port()
+        self.proc = None
+
+    def start(self):
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+               "--appendonly", "yes", "--appendfsync", self.fsync, "--save", "",
+               "--daemonize", "no"]
+        self.proc = start(cmd, os.path.join(self.dir, "redis.log"))
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(64).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not answer PING within 15 s")
+
+    def pids(self):
+        return [self.proc.pid]
+
+    def stop(self):
+        if self.proc:
+            stop(self.proc)
+            self.proc = None
+
+
+REDIS_THREADS = env_int("BENCH_REDIS_THREADS", 16)
+
+
+def redis_phase(report, binary, work, key):
+    """Phase 7: the cost of the shared store (issue 9). A request on Redis waits for one
+    round trip (and, with appendfsync always, for Redis's fsync) on its server thread, so
+    a Redis instance needs threads to keep requests in flight: it runs with --threads 1 (as
+    the embedded one) and with BENCH_REDIS_THREADS [16] (8 per core, its default)."""
+    with open(os.path.join(work, "toolcalc.toml")) as f:
+        base = f.read()
+    redis = {}
+    keys = {}
+    for fsync in ("always", "everysec"):
+        redis[fsync] = RedisServer(work, fsync).start()
+        config = f"toolcalc-redis-{fsync}.toml"
+        with open(os.path.join(work, config), "w") as f:
+            f.write(base + f'\n[store]\nbackend = "redis"\n'
+                           f'url = "redis://127.0.0.1:{redis[fsync].port}/0"\n')
+        keys[fsync] = subprocess.run(
+            [binary, "keys", "create", "--plan", "bench", "--label", "bench", "--config",
+             os.path.join(work, config)], capture_output=True, text=True, check=True).stdout.strip()
+    t = REDIS_THREADS
+    servers = [
+        ("1 instance, embedded SQLite, --threads 1", None,
+         Toolcalc(binary, work, 1, key, name="toolcalc-sqlite")),
+        (f"1 instance, embedded SQLite, --threads {t}", None,
+         Toolcalc(binary, work, t, key, name="toolcalc-sqlite")),
+        ("1 instance, Redis always, --threads 1", "always",
+         Toolcalc(binary, work, 1, keys["always"], config="toolcalc-redis-always.toml",
+                  name="toolcalc-redis")),
+        (f"1 instance, Redis always, --threads {t}", "always",
+         Toolcalc(binary, work, t, keys["always"], config="toolcalc-redis-always.toml",
+                  name="toolcalc-redis")),
+        (f"1 instance, Redis everysec, --threads {t}", "everysec",
+         Toolcalc(binary, work, t, keys["everysec"], config="toolcalc-redis-everysec.toml",
+                  name="toolcalc-redis")),
+    ]
+    second = Toolcalc(binary, work, t, keys["always"], config="toolcalc-redis-always.toml",
+                      name="toolcalc-redis")
+    pair_label = f"2 instances together, Redis always, --threads {t} each"
+    ep = ENDPOINTS[0]
+    runs = {label: [] for label, _, _ in servers}
+    runs[pair_label] = []
+    redis_cpu = {label: [] for label, _, _ in servers}
+    started = []
+    try:
+        for _, _, srv in servers:
+            srv.start()
+            started.append(srv)
+        second.start()
+        started.append(second)
+        for _, _, srv in servers:
+            run_wrk(srv, ep, 64, WARMUP_SECONDS, srv.key)
+        for rnd in range(REDIS_ROUNDS):
+            order = servers if rnd % 2 == 0 else servers[::-1]
+            for label, fsync, srv in order:
+                report.note(f"shared store: {label}, round {rnd + 1}")
+                pids = redis[fsync].pids() if fsync else []
+                r0 = proc_ticks(pids) if pids else (0, 0)
+                r = run_wrk(srv, ep, 64, SECONDS, srv.key)
+                r1 = proc_ticks(pids) if pids else (0, 0)
+                runs[label].append(r)
+                redis_cpu[label].append(((r1[0] - r0[0]) + (r1[1] - r0[1])) / CLK_TCK * 1e6
+                                        / max(1.0, r["requests"]))
+            # Two instances at once, 32 connections each: the same 64 connections in all.
+            report.note(f"shared store: {pair_label}, round {rnd + 1}")
+            pair = {}
+            pair_servers = (servers[3][2], second)
+
+            def load(srv, slot):
+                pair[slot] = run_wrk(srv, ep, 32, SECONDS, srv.key)
+
+            ts = [threading.Thread(target=load, args=(srv, i)) for i, srv in enumerate(pair_servers)]
+            for th in ts:
+                th.start()
+            for th in ts:
+                th.join()
+            runs[pair_label].append({"rps": pair[0]["rps"] + pair[1]["rps"],
+                                     "p50_us": max(pair[0]["p50_us"], pair[1]["p50_us"]),
+                                     "all_200": pair[0]["all_200"] and pair[1]["all_200"]})
+    finally:
+        for srv in started:
+            srv.stop()
+        for r in redis.values():
+            r.stop()
+
+    def mean(values):
+        return sum(values) / len(values)
+
+    rps = {label: mean([r["rps"] for r in rs]) for label, rs in runs.items()}
+    rows = []
+    for label, rs in runs.items():
+        cpu = redis_cpu.get(label, [])
+        rows.append([label, f"{rps[label]:,.0f}", " / ".join(f"{r['rps']:,.0f}" for r in rs),
+                     f"{mean([r['p50_us'] for r in rs]) / 1000:.2f}",
+                     f"{mean(cpu):.1f}" if cpu and mean(cpu) > 0 else ""])
+    all_ok = all(r["all_200"] for rs in runs.values() for r in rs)
+    report.line(f"== shared store: execute, 64 connections, wrk -t1, {SECONDS} s per run, "
+                f"{REDIS_ROUNDS} alternated rounds ==")
+    report.line("   Redis: redis-server on loopback, AOF on (appendfsync always: every count on "
+                "disk before the reply; everysec: the OS page cache, fsync each second); one "
+                "Lua script (rate + quota) per request")
+    for l in table(rows, ["run", "req/s (mean)", "per round", "p50 ms", "Redis CPU µs/req"]):
+        report.line("     " + l)
+    best_embedded = max(rps[servers[0][0]], rps[servers[1][0]])
+    report.line(f"   Redis / embedded (best of each): always {rps[servers[3][0]] / best_embedded:.2f}, "
+                f"everysec {rps[servers[4][0]] / best_embedded:.2f} (target ≥ 0.50); at "
+                f"--threads 1: {rps[servers[2][0]] / rps[servers[0][0]]:.2f}")
+    report.line(f"   2 instances / 1 (Redis always): {rps[pair_label] / rps[servers[3][0]]:.2f} "
+                "(target > 1)")
+    report.line(f"   every response a 200: {'yes' if all_ok else 'NO'}; the machine is shared "
+                "(2 cores for toolcalc, Redis and wrk alike, and other agents): compare within "
+                "this table, not with other runs")
+    report.line()
 
 
 def optional_phase(report, name, fn):

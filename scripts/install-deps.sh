@@ -8,9 +8,11 @@ packages=(
   cmake make g++ pkg-config
   # libraries (Boost 1.81 explicitly: Debian's default Boost 1.74 has no Boost.URL)
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-  libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev
+  libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev libhiredis-dev
   # tests
   libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3 wrk
+  # the shared store's tests start a real Redis, the fleet test a real nginx (issue 9)
+  redis-server nginx-light
   # fuzzing (`make fuzz`: clang 14 with its libFuzzer and sanitizer runtimes)
   clang libclang-rt-14-dev
 )

@@ -5,6 +5,7 @@
 // persists usage behind store/.
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -64,6 +65,17 @@ struct QuotaStatus {
   std::string resets_at;  // ISO-8601 UTC
 };
 
+// The store holding the counts (a shared one: Redis) cannot be reached or refused the
+// update. Nothing was counted for the request: the API answers 503 STORE_UNAVAILABLE and
+// does not run it (fail closed; docs/api.md). The message is for the operator's log.
+class StoreUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every counting call below (take_rate_unit, reserve_quota, quota_status and
+// take_rate_unit_for_execution) may throw StoreUnavailable; authenticate, peek_rate and
+// release_quota never do.
 class AccessControl {
  public:
   virtual ~AccessControl() = default;
@@ -81,6 +93,18 @@ class AccessControl {
   // Gives back `units` (≤ reservation.units) of an allowed reservation.
   virtual void release_quota(const Caller& caller, const QuotaReservation& reservation,
                              int64_t units) = 0;
+  // The rate unit of an execution request and, if the implementation prefers, one unit
+  // of the monthly quota reserved in the same step: a shared store then needs one round
+  // trip instead of two. `early` stays empty when nothing was reserved (the quota is then
+  // reserved by reserve_quota after the inputs are validated). When it is filled the
+  // caller reports a refusal only where reserve_quota would have (after validation), and
+  // releases an allowed reservation it does not use. Nothing is reserved when the rate
+  // unit is refused. Sweeps, which need more than one unit, use take_rate_unit.
+  virtual RateDecision take_rate_unit_for_execution(const Caller& caller,
+                                                    std::optional<QuotaReservation>& early) {
+    (void)early;
+    return take_rate_unit(caller);
+  }
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;
 };
 

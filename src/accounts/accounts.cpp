@@ -3,8 +3,6 @@
 #include <cstdio>
 #include <exception>
 
-#include "accounts/api_key.hpp"
-#include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "accounts/utc_month.hpp"
 
@@ -26,13 +24,9 @@ Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan>
       clock_(clock),
       flush_interval_(usage_flush_interval),
       refresh_interval_(key_refresh_interval),
+      keys_(*store_, plans_),
       rates_(clock),
       quota_(clock) {
-  if (const Plan* anon = find_plan(plans_, kAnonymousPlan))
-    anonymous_plan_ = *anon;
-  else
-    anonymous_plan_ = Plan{std::string(kAnonymousPlan), 60, std::nullopt};
-  anonymous_plan_.monthly_quota.reset();
   refresh_keys(true);
   const UtcMonth month = utc_month_of(clock_.now_s());
   quota_.seed(month, store_->load_usage(month.period()));
@@ -96,13 +90,7 @@ void Accounts::run() {
 }
 
 void Accounts::refresh_keys(bool force) {
-  std::lock_guard lock(refresh_mu_);
-  const auto current = keys_.current();
-  if (!force && store_->key_generation() == current->generation()) return;
-  std::vector<std::string> skipped;
-  auto next = KeySnapshot::build(store_->load_keys(), plans_, &skipped);
-  for (const auto& s : skipped) report("key " + s + " is refused: its plan is not configured");
-  keys_.replace(std::move(next));
+  keys_.refresh(force);
 }
 
 void Accounts::flush_usage() {
@@ -122,48 +110,12 @@ void Accounts::flush_usage() {
 }
 
 std::string Accounts::create_dev_key(const std::string& plan) {
-  IssuedKey issued = issue_key(*store_, plans_, plan, "dev", KeyKind::Test, clock_.now_s());
-  for (const auto& k : store_->load_keys().keys)
-    if (k.id != issued.id && !k.revoked_epoch_s && k.label == "dev" &&
-        std::string_view(k.prefix).starts_with(kTestKeyPrefix))
-      store_->revoke_key(k.prefix, clock_.now_s());
-  refresh_keys(true);
-  return std::move(issued.key);
-}
-
-Caller Accounts::anonymous_caller(std::string_view peer_ip) const {
-  Caller c;
-  c.anonymous = true;
-  c.subject = "ip:" + std::string(peer_ip);
-  c.plan = anonymous_plan_;
-  return c;
+  return keys_.create_dev_key(plan, clock_.now_s());
 }
 
 AuthResult Accounts::authenticate(std::optional<std::string_view> authorization,
                                   std::string_view peer_ip) const {
-  AuthResult r;
-  if (!authorization) {
-    r.status = AuthStatus::Missing;
-    r.caller = anonymous_caller(peer_ip);
-    return r;
-  }
-  const auto token = bearer_token(*authorization);
-  if (token && is_well_formed_key(*token)) {
-    const auto snapshot = keys_.current();
-    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key(*token))) {
-      r.status = AuthStatus::Ok;
-      r.caller.anonymous = false;
-      r.caller.subject = key->subject;
-      r.caller.key_prefix = key->prefix;
-      r.caller.label = key->label;
-      r.caller.plan = key->plan;
-      r.caller.key_id = key->id;
-      return r;
-    }
-  }
-  r.status = AuthStatus::Invalid;
-  r.caller = anonymous_caller(peer_ip);
-  return r;
+  return keys_.authenticate(authorization, peer_ip);
 }
 
 RateDecision Accounts::take_rate_unit(const Caller& caller) {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "accounts/access_control.hpp"
-#include "accounts/key_table.hpp"
+#include "accounts/key_cache.hpp"
 #include "accounts/monthly_quota.hpp"
 #include "accounts/rate_window.hpp"
 #include "core/clock.hpp"
@@ -70,21 +70,18 @@ class Accounts final : public AccessControl {
   QuotaStatus quota_status(const Caller& caller) const override;
 
  private:
-  Caller anonymous_caller(std::string_view peer_ip) const;
   void run();
 
   std::unique_ptr<store::AccountStore> store_;
   std::vector<Plan> plans_;
-  Plan anonymous_plan_;
   const Clock& clock_;
   std::chrono::milliseconds flush_interval_, refresh_interval_;
 
-  KeyTable keys_;
+  KeyCache keys_;
   RateWindows rates_;
   MonthlyQuota quota_;
 
-  std::mutex refresh_mu_;  // one reload at a time
-  std::mutex flush_mu_;    // one flush at a time (take → write → restore on failure)
+  std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
   bool flush_failing_ = false;
 
   std::mutex thread_mu_;

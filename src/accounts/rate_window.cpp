@@ -9,17 +9,15 @@ int64_t floor_div(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-struct WindowBounds {
-  int64_t now_s, start_s, end_s;
-};
+}  // namespace
 
-WindowBounds bounds(const Clock& clock) {
-  const int64_t now_s = floor_div(clock.now_ms(), 1000);
+WindowBounds rate_window_bounds(int64_t now_ms) {
+  const int64_t now_s = floor_div(now_ms, 1000);
   const int64_t start_s = floor_div(now_s, kRateWindowSeconds) * kRateWindowSeconds;
   return {now_s, start_s, start_s + kRateWindowSeconds};
 }
 
-RateDecision decision(const WindowBounds& w, int64_t limit, int64_t used, bool allowed) {
+RateDecision rate_decision(const WindowBounds& w, int64_t limit, int64_t used, bool allowed) {
   RateDecision d;
   d.allowed = allowed;
   d.limit = limit;
@@ -30,8 +28,6 @@ RateDecision decision(const WindowBounds& w, int64_t limit, int64_t used, bool a
   return d;
 }
 
-}  // namespace
-
 RateWindows::Shard& RateWindows::shard_for(std::string_view subject) const {
   return shards_[StringHash{}(subject) % kShards];
 }
@@ -41,14 +37,14 @@ RateDecision RateWindows::take(std::string_view subject, int64_t limit) {
   std::lock_guard lock(shard.mu);
   // The clock is read under the lock: a caller that read it before waiting here could
   // otherwise move a window that a later caller already started back to the previous one.
-  const WindowBounds w = bounds(clock_);
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
   auto it = shard.windows.find(subject);
   if (it == shard.windows.end()) it = shard.windows.emplace(std::string(subject), Window{}).first;
   Window& win = it->second;
   if (win.start_s != w.start_s) win = Window{w.start_s, 0};
-  if (win.used >= limit) return decision(w, limit, win.used, false);
+  if (win.used >= limit) return rate_decision(w, limit, win.used, false);
   ++win.used;
-  return decision(w, limit, win.used, true);
+  return rate_decision(w, limit, win.used, true);
 }
 
 RateDecision RateWindows::peek(std::string_view subject, int64_t limit) const {
@@ -57,17 +53,17 @@ RateDecision RateWindows::peek(std::string_view subject, int64_t limit) const {
   WindowBounds w;
   {
     std::lock_guard lock(shard.mu);
-    w = bounds(clock_);
+    w = rate_window_bounds(clock_.now_ms());
     auto it = shard.windows.find(subject);
     if (it != shard.windows.end() && it->second.start_s == w.start_s) used = it->second.used;
   }
-  return decision(w, limit, used, used < limit);
+  return rate_decision(w, limit, used, used < limit);
 }
 
 void RateWindows::evict_stale() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mu);
-    const WindowBounds w = bounds(clock_);
+    const WindowBounds w = rate_window_bounds(clock_.now_ms());
     std::erase_if(shard.windows, [&](const auto& kv) { return kv.second.start_s != w.start_s; });
   }
 }

@@ -17,6 +17,14 @@ namespace toolcalc::accounts {
 
 inline constexpr int64_t kRateWindowSeconds = 60;
 
+// The window `now_ms` falls in, and the decision a window's count gives: shared by the
+// in-memory windows below and the shared-store ones (shared_accounts.cpp).
+struct WindowBounds {
+  int64_t now_s, start_s, end_s;
+};
+WindowBounds rate_window_bounds(int64_t now_ms);
+RateDecision rate_decision(const WindowBounds& w, int64_t limit, int64_t used, bool allowed);
+
 class RateWindows {
  public:
   explicit RateWindows(const Clock& clock) : clock_(clock) {}

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "accounts/rate_window.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
 #include "api/query.hpp"
@@ -62,9 +63,12 @@ Response Service::handle(const Request& request) {
   Response res;
   res.request_id = new_request_id();
   Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now(), "null", false, nullptr};
+              nullptr, std::chrono::steady_clock::now(), "null", false, {}, nullptr};
   try {
     dispatch(ctx);
+  } catch (const accounts::StoreUnavailable&) {
+    // The shared store could not count the request (logged once by the store client).
+    store_unavailable(ctx);
   } catch (const std::exception& e) {
     // A defect, not bad input: log with the request id the client will quote.
     std::fprintf(stderr, "{\"level\":\"error\",\"request_id\":\"%s\",\"error\":\"internal\"}\n",
@@ -72,8 +76,29 @@ Response Service::handle(const Request& request) {
     (void)e;
     ctx.fail(internal_error());
   }
+  if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
   finish(ctx);
   return res;
+}
+
+// Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
+// X-RateLimit-* headers say no unit is available until the window ends.
+void Service::store_unavailable(Context& ctx) {
+  if (!ctx.rate_known) {
+    const int64_t now_s = clock_.now_s();
+    const int64_t window = accounts::kRateWindowSeconds;
+    ctx.rate.allowed = false;
+    ctx.rate.limit = ctx.caller.plan.rate_per_minute;
+    ctx.rate.remaining = 0;
+    ctx.rate.reset_epoch_s = now_s / window * window + window;  // epoch seconds are > 0
+    ctx.rate_known = true;
+  }
+  ctx.res.set_header("Retry-After", "1");
+  ctx.fail({503,
+            "STORE_UNAVAILABLE",
+            "the accounts store that counts rate limits and quotas is unreachable, so the "
+            "request was neither counted nor run; retry shortly",
+            {}});
 }
 
 Response Service::transport_error(const ApiError& error, std::string_view peer_ip) {
@@ -82,7 +107,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   Request req;
   req.peer_ip = peer_ip;
   Context ctx{req,    res,  {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(),
-              "null", false};
+              "null", false, {},  nullptr};
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -162,7 +187,12 @@ void Service::dispatch(Context& ctx) {
   if (auth.status == accounts::AuthStatus::Invalid)
     auth.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
   ctx.caller = auth.caller;
-  ctx.rate = access_.take_rate_unit(ctx.caller);
+  // An execution takes its quota unit in the same step when the store prefers it (one
+  // round trip to a shared store); run_tool uses it after validation.
+  if (kind == RouteKind::Execute && req.method == "POST" && auth.status == accounts::AuthStatus::Ok)
+    ctx.rate = access_.take_rate_unit_for_execution(ctx.caller, ctx.early_quota);
+  else
+    ctx.rate = access_.take_rate_unit(ctx.caller);
   ctx.rate_known = true;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
@@ -214,13 +244,17 @@ void Service::dispatch(Context& ctx) {
   }
 }
 
-
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
                        std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
   catalog::Inputs inputs;
   if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
 
-  quota = access_.reserve_quota(ctx.caller, 1);
+  if (ctx.early_quota) {
+    quota = *ctx.early_quota;
+    ctx.early_quota.reset();
+  } else {
+    quota = access_.reserve_quota(ctx.caller, 1);
+  }
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
     error = {429, "QUOTA_EXCEEDED",

@@ -48,6 +48,7 @@ class Service {
  private:
   using Context = ServiceContext;
   void finish(Context& ctx);
+  void store_unavailable(Context& ctx);
   void dispatch(Context& ctx);
   void execute(Context& ctx);
   void schema(Context& ctx);

@@ -1,6 +1,7 @@
 #pragma once
 // The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "accounts/access_control.hpp"
@@ -29,6 +30,9 @@ struct ServiceContext {
   std::chrono::steady_clock::time_point started;
   std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
   bool revalidate = false;      // a playground file: Cache-Control no-cache instead of no-store
+  // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
+  // and not yet used by run_tool; Service::handle releases it when the request ends early.
+  std::optional<accounts::QuotaReservation> early_quota;
   // Execute, sweep and schema: the tool, found once by dispatch (not in the positional
   // initialisers of Service::handle, hence last).
   const catalog::RegisteredTool* registered = nullptr;

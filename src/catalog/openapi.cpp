@@ -33,7 +33,7 @@ constexpr std::string_view kCommonHeaderNames[] = {"X-Request-ID", "X-Tool-Versi
                                                    "X-RateLimit-Reset"};
 
 constexpr std::string_view kStaticSchemas = R"json(
-"ErrorCode":{"type":"string","description":"Machine-readable error code (docs/api.md, \"Status codes and error codes\").","enum":["INVALID_JSON","VALIDATION_ERROR","BAD_REQUEST","UNAUTHORIZED","FORBIDDEN","NOT_FOUND","METHOD_NOT_ALLOWED","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","UNPROCESSABLE","RATE_LIMITED","QUOTA_EXCEEDED","HEADERS_TOO_LARGE","INTERNAL","SERVER_BUSY"]},
+"ErrorCode":{"type":"string","description":"Machine-readable error code (docs/api.md, \"Status codes and error codes\").","enum":["INVALID_JSON","VALIDATION_ERROR","BAD_REQUEST","UNAUTHORIZED","FORBIDDEN","NOT_FOUND","METHOD_NOT_ALLOWED","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","UNPROCESSABLE","RATE_LIMITED","QUOTA_EXCEEDED","HEADERS_TOO_LARGE","INTERNAL","SERVER_BUSY","STORE_UNAVAILABLE"]},
 "Error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"$ref":"#/components/schemas/ErrorCode"},"message":{"type":"string","description":"Human-readable; states the bound or the reason."},"field":{"type":"string","description":"The input key (or query parameter) at fault; present only when one is."}}},
 "RequestMeta":{"type":"object","required":["request_id"],"additionalProperties":false,"properties":{"request_id":{"type":"string","pattern":"^req_[A-Za-z0-9]{20,}$","description":"Equals the X-Request-ID header."}}},
 "ErrorEnvelope":{"type":"object","description":"Every non-2xx response of the REST endpoints.","required":["ok","error","meta"],"additionalProperties":false,"properties":{"ok":{"type":"boolean","const":false},"error":{"$ref":"#/components/schemas/Error"},"meta":{"$ref":"#/components/schemas/RequestMeta"}}},
@@ -138,8 +138,10 @@ const ErrorResponse kErrorResponses[] = {
      {"HEADERS_TOO_LARGE"},
      {}},
     {"ServiceUnavailable",
-     "Over the open-connection cap; the connection is then closed.",
-     {"SERVER_BUSY"},
+     "Over the open-connection cap (`SERVER_BUSY`; the connection is then closed), or, with "
+     "the shared Redis store, the store that counts limits and quotas is unreachable "
+     "(`STORE_UNAVAILABLE`; the request was neither counted nor run).",
+     {"SERVER_BUSY", "STORE_UNAVAILABLE"},
      {"Retry-After"}},
 };
 

@@ -14,6 +14,7 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/utc_month.hpp"
 #include "cli/service_config.hpp"
+#include "cli/store_factory.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
 
@@ -53,7 +54,7 @@ void create_key(const KeysOptions& o) {
   const ServiceConfig config = resolve_config(o);
   // Checked before opening (and perhaps creating) the data directory.
   accounts::check_assignable_plan(config.plans, o.plan);
-  auto db = store::open_sqlite_store(config.data_dir);
+  auto db = open_account_store(config);
   const SystemClock clock;
   const auto issued = accounts::issue_key(*db, config.plans, o.plan, o.label,
                                           accounts::KeyKind::Live, clock.now_s());
@@ -64,7 +65,7 @@ void create_key(const KeysOptions& o) {
 
 void list_keys(const KeysOptions& o) {
   const ServiceConfig config = resolve_config(o);
-  auto db = store::open_sqlite_store(config.data_dir);
+  auto db = open_account_store(config);
   const SystemClock clock;
   const std::string period = accounts::utc_month_of(clock.now_s()).period();
   const auto keys = db->list_keys(period);
@@ -92,7 +93,7 @@ void list_keys(const KeysOptions& o) {
 
 void revoke_key(const KeysOptions& o) {
   const ServiceConfig config = resolve_config(o);
-  auto db = store::open_sqlite_store(config.data_dir);
+  auto db = open_account_store(config);
   const SystemClock clock;
   switch (db->revoke_key(o.prefix, clock.now_s())) {
     case store::RevokeOutcome::Revoked:

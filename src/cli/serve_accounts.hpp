@@ -1,6 +1,6 @@
 #pragma once
 // The accounts a server runs with: accounts::Accounts on the embedded SQLite store under
-// the data directory.
+// the data directory, or accounts::SharedAccounts on Redis ([store] backend = "redis").
 #include <memory>
 #include <string>
 

@@ -8,8 +8,9 @@
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
-#include "cli/service_config.hpp"
 #include "cli/serve_accounts.hpp"
+#include "cli/service_config.hpp"
+#include "cli/store_factory.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::cli {
@@ -50,8 +51,13 @@ void serve(const ServeFlags& flags) {
   if (flags.threads >= 0) config.threads = flags.threads;
   if (flags.base_path_given) config.base_path = flags.base_path;
   config.base_path = normalise_base_path(config.base_path);
-  if (config.threads == 0)
-    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (config.threads == 0) {
+    // With Redis a request holds its thread for one round trip to the store (and Redis's
+    // fsync): more threads than cores keep requests in flight (docs/deploy.md, measured
+    // in docs/performance.md). The embedded store never waits: one per core.
+    const unsigned per_core = uses_redis(config) ? 8 : 1;
+    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()) * per_core);
+  }
 
   auto registry = load_registry(config.catalog_dir);
   // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
@@ -77,11 +83,12 @@ void serve(const ServeFlags& flags) {
   http::Server server(service, options);
   server.bind();
 
-  const std::string base = fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,
-                                       server.port(), config.base_path);
-  fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', data {})\n",
-             TOOLCALC_VERSION, config.host, server.port(), config.threads, config.base_path,
-             config.data_dir.string());
+  const std::string base =
+      fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,
+                  server.port(), config.base_path);
+  fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', {})\n", TOOLCALC_VERSION,
+             config.host, server.port(), config.threads, config.base_path,
+             store_description(config));
   if (flags.dev) {
     fmt::print(
         "dev key (shown once): {}\n"

@@ -1,10 +1,11 @@
 #include "cli/service_config.hpp"
 
+#include <toml++/toml.h>
 #include <charconv>
 #include <stdexcept>
-#include <toml++/toml.h>
 
 #include "accounts/plans.hpp"
+#include "store/redis_client.hpp"
 
 namespace toolcalc::cli {
 namespace {
@@ -107,10 +108,27 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     }
   }
   if (const toml::table* s = root["store"].as_table()) {
-    check_known(*s, "store", {"backend", "data_dir", "flush_interval_ms", "key_refresh_ms"});
-    if (auto backend = read_string(*s, "store", "backend"); backend && *backend != "sqlite")
-      throw std::runtime_error("config: store.backend '" + *backend +
-                               "' is not available (supported: sqlite)");
+    check_known(
+        *s, "store",
+        {"backend", "url", "timeout_ms", "data_dir", "flush_interval_ms", "key_refresh_ms"});
+    if (auto backend = read_string(*s, "store", "backend")) {
+      if (*backend != "sqlite" && *backend != "redis")
+        throw std::runtime_error("config: store.backend '" + *backend +
+                                 "' is not available (supported: sqlite, redis)");
+      config.store_backend = *backend;
+    }
+    if (auto url = read_string(*s, "store", "url")) {
+      try {
+        store::parse_redis_url(*url);
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(std::string("config: store.url: ") + e.what());
+      }
+      config.redis_url = *url;
+    }
+    if (config.store_backend == "redis" && config.redis_url.empty())
+      throw std::runtime_error(
+          "config: store.backend \"redis\" needs store.url = \"redis://HOST:PORT/DB\"");
+    read_int(*s, "store", "timeout_ms", config.redis_timeout_ms, 10, 60'000);
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
     read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);

@@ -24,6 +24,9 @@ struct ServiceConfig {
   bool access_log = true;  // JSON lines on stdout
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // [store]
+  std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared, issue 9)
+  std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis
+  int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";
   int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9
   int key_refresh_interval_ms = 1000;  // CLI key changes reach a running server within this

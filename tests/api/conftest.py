@@ -8,12 +8,14 @@ import os
 import pytest
 
 import contract
+import support
+from redis_server import RedisServer
 from support import (BIN, BOGUS_KEY, CONFIG_TOML, KEYS_AVAILABLE, NO_KEYS_REASON,
                      SESSION_KEYS, Client, Server, create_key)
 
 
 def pytest_report_header(config):
-    return [f"toolcalc binary: {BIN}",
+    return [f"toolcalc binary: {BIN}", f"store: {support.STORE}",
             f"keys CLI: {'available' if KEYS_AVAILABLE else 'NOT available - ' + NO_KEYS_REASON}"]
 
 
@@ -55,6 +57,21 @@ def pytest_sessionstart(session):
                     f"(set TOOLCALC_BIN or build it first)", returncode=2)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def redis_backend():
+    """Under TOOLCALC_STORE=redis: the session's redis-server (AOF on), stopped after."""
+    if not support.USE_REDIS:
+        yield None
+        return
+    server = RedisServer().start()
+    support.REDIS = server
+    try:
+        yield server
+    finally:
+        support.REDIS = None
+        server.cleanup()
+
+
 @pytest.fixture(scope="session")
 def config_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("config") / "toolcalc.toml"
@@ -68,7 +85,7 @@ def shared_data_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def api(shared_data_dir, config_file):
+def api(redis_backend, shared_data_dir, config_file):
     """The shared server: 2 threads, temp data dir, small plans; stopped with SIGTERM."""
     if KEYS_AVAILABLE:
         keys = {label: create_key(shared_data_dir, config_file, plan, label=f"{label} key")
@@ -98,7 +115,7 @@ def api(shared_data_dir, config_file):
 
 
 @pytest.fixture
-def start_server(tmp_path, config_file):
+def start_server(redis_backend, tmp_path, config_file):
     """Factory for dedicated servers; any left running are killed at teardown."""
     started = []
 

@@ -18,6 +18,16 @@ import requests
 REPO = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("TOOLCALC_BIN") or str(REPO / "build" / "toolcalc")
 
+# TOOLCALC_STORE=redis (`make api-test-redis`): every server and `toolcalc keys` command of
+# the suite uses the shared Redis backend instead of SQLite files (issue 9), against the
+# session's redis-server (conftest.py sets REDIS).
+STORE = os.environ.get("TOOLCALC_STORE", "sqlite")
+if STORE not in ("sqlite", "redis"):
+    raise RuntimeError(f"TOOLCALC_STORE must be sqlite or redis, not {STORE!r}")
+USE_REDIS = STORE == "redis"
+REDIS = None
+SQLITE_ONLY_REASON = "inspects the SQLite file; the Redis backend has its own test"
+
 REQUEST_ID_RE = re.compile(r"^req_[A-Za-z0-9]{20,}$")
 LIVE_KEY_RE = re.compile(r"^tc_live_[A-Za-z0-9]{32}$")
 TEST_KEY_RE = re.compile(r"tc_test_[A-Za-z0-9]{32}")
@@ -133,7 +143,59 @@ NO_KEYS_REASON = ("`toolcalc keys` is not available in this build (issue 4 in pr
                   "the server accepts any bearer token, so real-account behaviour cannot be tested")
 
 
+_redis_dbs = {}
+_derived_configs = []
+
+
+def redis_db_for(data_dir):
+    """The Redis database standing for `data_dir`: one per data directory, emptied when
+    first handed out, so that tests are as isolated as with their own SQLite files."""
+    key = str(Path(data_dir).resolve())
+    if key not in _redis_dbs:
+        db = len(_redis_dbs) + 1
+        assert db < REDIS.DATABASES, "more data directories than Redis databases"
+        REDIS.command("FLUSHDB", db=db)
+        _redis_dbs[key] = db
+    return _redis_dbs[key]
+
+
+def store_config(data_dir, config):
+    """The config file a server or `toolcalc keys` uses for `data_dir`: `config` itself on
+    SQLite; under Redis, `config` with a [store] section naming the data directory's own
+    Redis database."""
+    if not USE_REDIS:
+        return config
+    assert REDIS is not None, "TOOLCALC_STORE=redis but no redis-server (conftest.py)"
+    db = redis_db_for(data_dir)
+    text = Path(config).read_text() if config else ""
+    lines = f'backend = "redis"\nurl = "{REDIS.url(db)}"\n'
+    if re.search(r"^\[store\]\s*$", text, re.M):
+        text = re.sub(r"^\[store\]\s*$", "[store]\n" + lines.rstrip("\n"), text, count=1,
+                      flags=re.M)
+    else:
+        text += "\n[store]\n" + lines
+    path = REDIS.dir / f"config-{len(_derived_configs)}-db{db}.toml"
+    path.write_text(text)
+    _derived_configs.append(path)
+    return path
+
+
+def _with_store_config(args):
+    """`toolcalc keys … --data D [--config C]` pointed at D's Redis database."""
+    args = list(args)
+    if not USE_REDIS or not args or args[0] != "keys" or "--data" not in args:
+        return args
+    data_dir = args[args.index("--data") + 1]
+    config = None
+    if "--config" in args:
+        i = args.index("--config")
+        config = args[i + 1]
+        del args[i:i + 2]
+    return args + ["--config", str(store_config(data_dir, config))]
+
+
 def run_cli(*args, timeout=30, check=True):
+    args = _with_store_config(args)
     r = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout)
     if check and r.returncode != 0:
         raise AssertionError(f"toolcalc {' '.join(args)} exited {r.returncode}\n"
@@ -164,9 +226,11 @@ def revoke_key(data_dir, config, key):
 class Server:
     """One `toolcalc serve` process on a kernel-chosen loopback port."""
 
-    def __init__(self, data_dir, config=None, base_path=None, dev=False, threads=2):
+    def __init__(self, data_dir, config=None, base_path=None, dev=False, threads=2,
+                 own_store=False):
         self.data_dir = Path(data_dir)
         self.config = config
+        self.own_store = own_store  # `config` names its store itself (the fleet test)
         self.base_path = base_path or ""
         self.dev = dev
         self.threads = threads
@@ -212,8 +276,9 @@ class Server:
     def start(self):
         args = [BIN, "serve", "--listen", "127.0.0.1:0", "--data", str(self.data_dir),
                 "--threads", str(self.threads)]
-        if self.config:
-            args += ["--config", str(self.config)]
+        config = self.config if self.own_store else store_config(self.data_dir, self.config)
+        if config:
+            args += ["--config", str(config)]
         if self.base_path and not self.dev:
             args += ["--base-path", self.base_path]
         if self.dev:

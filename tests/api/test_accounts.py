@@ -15,8 +15,8 @@ import requests
 
 from support import (ANON_RATE, BATTERY, BATTERY_DEFAULTS, BIG_QUOTA, BIG_RATE, BOGUS_KEY, COST,
                      COST_REQUIRED, KEYS_AVAILABLE, MOSFET, MOSFET_DEFAULTS, NO_KEYS_REASON, PCB,
-                     Client, check_common_headers, check_error, check_ok_result, check_success,
-                     create_key, header_int, revoke_key, run_cli)
+                     SQLITE_ONLY_REASON, USE_REDIS, Client, check_common_headers, check_error,
+                     check_ok_result, check_success, create_key, header_int, revoke_key, run_cli)
 
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
@@ -288,6 +288,7 @@ def test_keys_create_unknown_plan_lists_plans(api):
         assert plan in r.stderr, r.stderr
 
 
+@pytest.mark.skipif(USE_REDIS, reason=SQLITE_ONLY_REASON + " (test_secrets.py)")
 def test_data_dir_holds_no_plaintext_key(api):
     check_success(api.post(BATTERY, BATTERY_DEFAULTS), True)
     blobs = b"".join(p.read_bytes() for p in api.data_dir.rglob("*") if p.is_file())

@@ -23,8 +23,10 @@ from types import SimpleNamespace
 import pytest
 import requests
 
+import support
 from support import (BATTERY, BATTERY_DEFAULTS, BOGUS_KEY, KEYS_AVAILABLE, NO_KEYS_REASON,
-                     RawReader, Server, connect, create_key, revoke_key)
+                     SQLITE_ONLY_REASON, USE_REDIS, RawReader, Server, connect, create_key,
+                     revoke_key)
 
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
@@ -93,6 +95,13 @@ class Recorder:
         self.expected[rid] = ("", "", status, "")
         self.responses.append((label, resp.status, resp.headers))
         return resp
+
+
+def files_of(directory):
+    """name -> bytes of the files in `directory` (none when the Redis store left it unmade)."""
+    if not directory.exists():
+        return {}
+    return {p.name: p.read_bytes() for p in directory.iterdir() if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -177,14 +186,14 @@ def traffic(tmp_path_factory):
         rec.raw("400 malformed", f"GET /v1/health HTTP/1.1\r\n{head}Bad Header\r\n\r\n".encode(),
                 400)
         time.sleep(0.3)
-        running_files = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+        running_files = files_of(data)
     finally:
         rc = server.stop(timeout=20)
     assert rc == 0, server.stderr_lines
     # the process has exited; let the reader threads drain its stdout (last line) and stderr
     assert server.wait_for_line(r"^toolcalc stopped$", timeout=10), server.stdout_lines[-3:]
     time.sleep(0.2)
-    stopped_files = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+    stopped_files = files_of(data)
     return SimpleNamespace(server=server, data=data, keys=keys, flipped=flipped, rec=rec,
                            running_files=running_files, stopped_files=stopped_files,
                            sent_id_responses=sent_id_responses)
@@ -207,6 +216,7 @@ def test_logs_hold_no_key_and_no_hash(traffic):
             assert form not in text, f"{form[:16]}… (a form of key {key[:12]}) is in the output"
 
 
+@pytest.mark.skipif(USE_REDIS, reason=SQLITE_ONLY_REASON)
 def test_data_dir_holds_no_plaintext_key(traffic):
     for when, files in (("running", traffic.running_files), ("stopped", traffic.stopped_files)):
         assert "toolcalc.db" in files, (when, list(files))
@@ -219,6 +229,34 @@ def test_data_dir_holds_no_plaintext_key(traffic):
                     assert form.encode() not in blob, f"{form[:16]}… in {name} ({when})"
 
 
+@pytest.mark.skipif(not USE_REDIS, reason="the Redis store's files (TOOLCALC_STORE=redis)")
+def test_redis_aof_holds_no_plaintext_key(traffic):
+    """Everything Redis wrote (the AOF, fsynced on every write) holds the keys' hashes and
+    never a key nor its secret part."""
+    blob = b"".join(p.read_bytes() for p in support.REDIS.dir.rglob("*")
+                    if p.is_file() and not p.name.endswith(".toml"))
+    assert b"tc:keys:by_prefix" in blob, "not the AOF of the session's Redis"
+    for key in traffic.keys.values():
+        assert hashlib.sha256(key.encode()).hexdigest().encode() in blob, key[:12]
+    for key in [*traffic.keys.values(), traffic.flipped, BOGUS_KEY]:
+        for form in (key, key[12:], base64.b64encode(key.encode()).decode()):
+            assert form.encode() not in blob, f"{form[:16]}… (a form of {key[:12]}) in the AOF"
+
+
+@pytest.mark.skipif(not USE_REDIS, reason="the Redis store's records (TOOLCALC_STORE=redis)")
+def test_redis_keys_are_stored_as_sha256_hex(traffic):
+    db = support.redis_db_for(traffic.data)
+    for key in traffic.keys.values():
+        key_id = support.REDIS.command("HGET", "tc:keys:by_prefix", key[:12], db=db)
+        assert key_id, key[:12]
+        record = support.REDIS.command("HGETALL", f"tc:key:{key_id}", db=db)
+        fields = dict(zip(record[::2], record[1::2]))
+        assert fields["hash"] == hashlib.sha256(key.encode()).hexdigest(), key[:12]
+        assert fields["prefix"] == key[:12]
+        assert key not in " ".join(fields.values())
+
+
+@pytest.mark.skipif(USE_REDIS, reason=SQLITE_ONLY_REASON)
 def test_keys_are_stored_as_sha256_blobs(traffic):
     con = sqlite3.connect(f"file:{traffic.data / 'toolcalc.db'}?mode=ro", uri=True)
     try:

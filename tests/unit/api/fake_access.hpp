@@ -16,6 +16,8 @@ class FakeAccess final : public accounts::AccessControl {
   mutable std::map<std::string, int64_t> window_used;
   int64_t quota_used = 0;
   int64_t now_s = 1'800'000'010;  // 10 s into a minute
+  bool store_down = false;        // counting calls throw StoreUnavailable (a shared store)
+  bool reserve_early = false;     // take_rate_unit_for_execution reserves the quota too
 
   accounts::AuthResult authenticate(std::optional<std::string_view> authorization,
                                     std::string_view peer_ip) const override {
@@ -51,7 +53,14 @@ class FakeAccess final : public accounts::AccessControl {
     return d;
   }
   accounts::RateDecision take_rate_unit(const accounts::Caller& c) override {
+    if (store_down) throw accounts::StoreUnavailable("fake store down");
     return decide(c, ++window_used[c.subject]);
+  }
+  accounts::RateDecision take_rate_unit_for_execution(
+      const accounts::Caller& c, std::optional<accounts::QuotaReservation>& early) override {
+    accounts::RateDecision d = take_rate_unit(c);
+    if (reserve_early && d.allowed) early = reserve_quota(c, 1);
+    return d;
   }
   accounts::RateDecision peek_rate(const accounts::Caller& c) const override {
     return decide(c, window_used[c.subject]);
@@ -59,6 +68,7 @@ class FakeAccess final : public accounts::AccessControl {
   int64_t quota_released = 0;  // units given back so far
 
   accounts::QuotaReservation reserve_quota(const accounts::Caller& c, int64_t units) override {
+    if (store_down) throw accounts::StoreUnavailable("fake store down");
     accounts::QuotaReservation q;
     q.limit = *c.plan.monthly_quota;
     q.allowed = units >= 1 && quota_used + units <= q.limit;
@@ -80,6 +90,7 @@ class FakeAccess final : public accounts::AccessControl {
     quota_released += n;
   }
   accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {
+    if (store_down) throw accounts::StoreUnavailable("fake store down");
     accounts::QuotaStatus s;
     s.limit = *c.plan.monthly_quota;
     s.used = quota_used;

@@ -196,6 +196,48 @@ TEST_F(ServiceTest, QuotaExhaustionIs429WithResetTime) {
             std::string::npos);
 }
 
+TEST_F(ServiceTest, StoreUnavailableIs503OnCountedRequestsOnly) {
+  access.store_down = true;
+  for (auto [method, target] : {std::pair{"POST", "/v1/iot-mcu/mcu-deep-sleep-battery"},
+                                {"GET", "/v1/tools"},
+                                {"GET", "/v1/nope"}}) {
+    auto r = call(method, target, kBattery);
+    expect_error(r, 503, "STORE_UNAVAILABLE");
+    EXPECT_NE(parse(r).at("error").at("message").as_string().find("neither counted nor run"),
+              std::string::npos);
+    EXPECT_EQ(*r.header("Retry-After"), "1");
+    EXPECT_EQ(*r.header("X-RateLimit-Limit"), "100");  // the caller's plan
+    EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "0");
+    EXPECT_EQ(*r.header("X-RateLimit-Reset"), "1800000060");
+  }
+  auto health = call("GET", "/v1/health");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(parse(health).at("result").at("status").as_string(), "ok");
+  EXPECT_EQ(call("OPTIONS", "/v1/tools").status, 204);
+  access.store_down = false;  // back: served again, nothing was counted meanwhile
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  EXPECT_EQ(access.quota_used, 1);
+  EXPECT_EQ(access.window_used["key:tc_live_good"], 1);
+}
+
+TEST_F(ServiceTest, QuotaReservedWithTheRateUnitIsReportedAfterValidationAndReleased) {
+  access.reserve_early = true;
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", "{nope"), 400, "INVALID_JSON");
+  expect_error(call("POST", "/v1/iot-mcu/nope", kBattery), 404, "NOT_FOUND");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
+                    "text/plain"),
+               415, "UNSUPPORTED_MEDIA_TYPE");
+  EXPECT_EQ(access.quota_used, 0);  // each early unit was given back
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  EXPECT_EQ(access.quota_used, 2);
+  // Quota used up: bad input is still 400 (validation comes first), good input 429.
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", R"({"battery_capacity_mah":1})"),
+               400, "VALIDATION_ERROR", "battery_capacity_mah");
+  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery), 429, "QUOTA_EXCEEDED");
+  EXPECT_EQ(access.quota_used, 2);
+}
+
 TEST_F(ServiceTest, PreflightIsAnsweredBeforeAuth) {
   auto r = call("OPTIONS", "/v1/iot-mcu/mcu-deep-sleep-battery", {}, std::nullopt);
   EXPECT_EQ(r.status, 204);

@@ -93,6 +93,20 @@ TEST(ServiceConfig, BadValuesNameTheSetting) {
   EXPECT_NE(load_error("[server\n").find(".toml:1"), std::string::npos);
 }
 
+TEST(ServiceConfig, RedisBackendNeedsAValidUrl) {
+  const auto c = cli::load_service_config(write_config(
+      "[store]\nbackend = \"redis\"\nurl = \"redis://10.1.2.3:6380/4\"\ntimeout_ms = 500\n"));
+  EXPECT_EQ(c.store_backend, "redis");
+  EXPECT_EQ(c.redis_url, "redis://10.1.2.3:6380/4");
+  EXPECT_EQ(c.redis_timeout_ms, 500);
+  EXPECT_EQ(cli::load_service_config(std::nullopt).store_backend, "sqlite");
+  EXPECT_NE(load_error("[store]\nbackend = \"redis\"\n").find("store.url"), std::string::npos);
+  EXPECT_NE(load_error("[store]\nbackend = \"redis\"\nurl = \"http://x\"\n").find("store.url"),
+            std::string::npos);
+  EXPECT_NE(load_error("[store]\nbackend = \"mongo\"\n").find("sqlite, redis"), std::string::npos);
+  EXPECT_NE(load_error("[store]\ntimeout_ms = 0\n").find("store.timeout_ms"), std::string::npos);
+}
+
 TEST(ServiceConfig, ApplyListenParsesHostAndPort) {
   cli::ServiceConfig c;
   cli::apply_listen(c, "[::1]:0");

@@ -1,0 +1,185 @@
+#include "accounts/shared_accounts.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+
+#include "accounts/rate_window.hpp"
+#include "accounts/utc_month.hpp"
+
+namespace toolcalc::accounts {
+namespace {
+
+bool has_quota(const Caller& caller) {
+  return !caller.anonymous && caller.plan.monthly_quota.has_value();
+}
+
+// The reservation of a plan without a quota (anonymous callers, unlimited plans).
+QuotaReservation unlimited_reservation(int64_t now_s, int64_t units) {
+  const UtcMonthText& month = utc_month_text(now_s);
+  QuotaReservation r;
+  r.allowed = true;
+  r.unlimited = true;
+  r.units = units;
+  r.period = month.period;
+  r.resets_at = month.resets_at;
+  r.retry_after_s = month.month.end_s - now_s;
+  return r;
+}
+
+QuotaReservation reservation(const UtcMonthText& month, int64_t now_s, int64_t limit,
+                             const CounterStep& step, int64_t units) {
+  QuotaReservation r;
+  r.allowed = step.allowed;
+  r.units = step.allowed ? units : 0;
+  r.limit = limit;
+  r.remaining = std::max<int64_t>(0, limit - step.used);
+  r.period = month.period;
+  r.resets_at = month.resets_at;
+  r.retry_after_s = std::max<int64_t>(1, month.month.end_s - now_s);
+  return r;
+}
+
+}  // namespace
+
+SharedAccounts::SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
+                               std::unique_ptr<SharedCounters> counters, std::vector<Plan> plans,
+                               const Clock& clock, std::chrono::milliseconds key_refresh_interval)
+    : store_(std::move(keys_store)),
+      counters_(std::move(counters)),
+      plans_(std::move(plans)),
+      clock_(clock),
+      refresh_interval_(key_refresh_interval),
+      keys_(*store_, plans_) {
+  keys_.refresh(true);
+}
+
+SharedAccounts::~SharedAccounts() {
+  stop();
+}
+
+void SharedAccounts::start() {
+  std::lock_guard lock(thread_mu_);
+  if (thread_.joinable() || stopping_) return;
+  thread_ = std::thread([this] { run(); });
+}
+
+void SharedAccounts::stop() {
+  {
+    std::lock_guard lock(thread_mu_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SharedAccounts::run() {
+  std::unique_lock lock(thread_mu_);
+  while (!stopping_) {
+    wake_.wait_for(lock, refresh_interval_, [this] { return stopping_; });
+    if (stopping_) break;
+    lock.unlock();
+    try {
+      refresh_keys();
+      if (refresh_failing_) std::fprintf(stderr, "toolcalc: accounts: key refresh works again\n");
+      refresh_failing_ = false;
+    } catch (const std::exception& e) {
+      if (!refresh_failing_)
+        std::fprintf(stderr,
+                     "toolcalc: accounts: key refresh failed (keeping the current keys): %s\n",
+                     e.what());
+      refresh_failing_ = true;
+    }
+    lock.lock();
+  }
+}
+
+void SharedAccounts::refresh_keys(bool force) {
+  keys_.refresh(force);
+}
+
+std::string SharedAccounts::create_dev_key(const std::string& plan) {
+  return keys_.create_dev_key(plan, clock_.now_s());
+}
+
+AuthResult SharedAccounts::authenticate(std::optional<std::string_view> authorization,
+                                        std::string_view peer_ip) const {
+  return keys_.authenticate(authorization, peer_ip);
+}
+
+RateDecision SharedAccounts::take_rate_unit(const Caller& caller) {
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
+  const int64_t limit = caller.plan.rate_per_minute;
+  const CounterStep s = counters_->take_rate(caller.subject, w.start_s, limit);
+  return rate_decision(w, limit, s.used, s.allowed);
+}
+
+RateDecision SharedAccounts::take_rate_unit_for_execution(const Caller& caller,
+                                                          std::optional<QuotaReservation>& early) {
+  if (!has_quota(caller)) return take_rate_unit(caller);
+  const int64_t now_ms = clock_.now_ms();
+  const WindowBounds w = rate_window_bounds(now_ms);
+  const UtcMonthText& month = utc_month_text(w.now_s);
+  const int64_t limit = caller.plan.rate_per_minute;
+  const int64_t quota_limit = *caller.plan.monthly_quota;
+  const RateAndQuotaStep s = counters_->take_rate_and_quota(
+      caller.subject, w.start_s, limit, caller.key_id, month.period, quota_limit);
+  if (s.rate.allowed) early = reservation(month, w.now_s, quota_limit, s.quota, 1);
+  return rate_decision(w, limit, s.rate.used, s.rate.allowed);
+}
+
+RateDecision SharedAccounts::peek_rate(const Caller& caller) const {
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
+  const int64_t limit = caller.plan.rate_per_minute;
+  int64_t used = 0;
+  try {
+    used = counters_->rate_used(caller.subject, w.start_s);
+  } catch (const StoreUnavailable&) {
+    // Health and preflight answer without the store; no unit can be promised meanwhile.
+    used = limit;
+  }
+  return rate_decision(w, limit, used, used < limit);
+}
+
+QuotaReservation SharedAccounts::reserve_quota(const Caller& caller, int64_t units) {
+  const int64_t now_s = clock_.now_s();
+  if (!has_quota(caller)) return unlimited_reservation(now_s, units);
+  const UtcMonthText& month = utc_month_text(now_s);
+  const int64_t limit = *caller.plan.monthly_quota;
+  if (units < 1) return reservation(month, now_s, limit, {false, 0}, units);
+  return reservation(month, now_s, limit,
+                     counters_->reserve_quota(caller.key_id, month.period, limit, units), units);
+}
+
+void SharedAccounts::release_quota(const Caller& caller, const QuotaReservation& reservation,
+                                   int64_t units) {
+  if (caller.anonymous || reservation.unlimited || !reservation.allowed) return;
+  units = std::min(units, reservation.units);
+  if (units <= 0) return;
+  try {
+    counters_->release_quota(caller.key_id, reservation.period, units);
+  } catch (const std::exception& e) {
+    // The unit stays counted: the client is charged one execution it did not get, which
+    // errs on the safe side of the limit. The store client has reported the outage.
+    (void)e;
+  }
+}
+
+QuotaStatus SharedAccounts::quota_status(const Caller& caller) const {
+  const int64_t now_s = clock_.now_s();
+  const UtcMonthText& month = utc_month_text(now_s);
+  QuotaStatus s;
+  s.period = month.period;
+  s.resets_at = month.resets_at;
+  if (!has_quota(caller)) {
+    s.unlimited = true;
+    return s;
+  }
+  s.limit = *caller.plan.monthly_quota;
+  s.used = counters_->quota_used(caller.key_id, month.period);
+  s.remaining = std::max<int64_t>(0, s.limit - s.used);
+  return s;
+}
+
+}  // namespace toolcalc::accounts

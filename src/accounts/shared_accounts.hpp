@@ -1,0 +1,75 @@
+#pragma once
+// AccessControl over a store shared by a fleet of instances (issue 9): the keys cached in
+// memory as in Accounts (reloaded within key_refresh_interval of a change made by any
+// process), but every rate unit and quota unit counted in the shared store itself, one
+// atomic step per request, so that limits hold across the fleet and a count a client
+// was told about is never only in a process's memory. When the store cannot be reached
+// the counting calls throw StoreUnavailable (fail closed: 503 STORE_UNAVAILABLE).
+//
+//   SharedAccounts acc(store::open_redis_store(o), store::open_redis_counters(o), plans,
+//                      clock, std::chrono::milliseconds(1000));
+//   acc.start();   // background key refresh
+//   …
+//   acc.stop();
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "accounts/access_control.hpp"
+#include "accounts/key_cache.hpp"
+#include "accounts/shared_counters.hpp"
+#include "core/clock.hpp"
+#include "store/account_store.hpp"
+
+namespace toolcalc::accounts {
+
+class SharedAccounts final : public AccessControl {
+ public:
+  // Loads the keys before returning (throws what the store throws when it cannot).
+  SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
+                 std::unique_ptr<SharedCounters> counters, std::vector<Plan> plans,
+                 const Clock& clock, std::chrono::milliseconds key_refresh_interval);
+  ~SharedAccounts() override;  // stop()
+  SharedAccounts(const SharedAccounts&) = delete;
+  SharedAccounts& operator=(const SharedAccounts&) = delete;
+
+  void start();  // the key refresh thread; again does nothing
+  void stop();   // idempotent; nothing to flush: every count is already in the store
+
+  std::string create_dev_key(const std::string& plan);  // as Accounts::create_dev_key
+  void refresh_keys(bool force = false);
+
+  // AccessControl
+  AuthResult authenticate(std::optional<std::string_view> authorization,
+                          std::string_view peer_ip) const override;
+  RateDecision take_rate_unit(const Caller& caller) override;
+  RateDecision take_rate_unit_for_execution(const Caller& caller,
+                                            std::optional<QuotaReservation>& early) override;
+  RateDecision peek_rate(const Caller& caller) const override;
+  QuotaReservation reserve_quota(const Caller& caller, int64_t units) override;
+  void release_quota(const Caller& caller, const QuotaReservation& reservation,
+                     int64_t units) override;
+  QuotaStatus quota_status(const Caller& caller) const override;
+
+ private:
+  void run();
+
+  std::unique_ptr<store::AccountStore> store_;
+  std::unique_ptr<SharedCounters> counters_;
+  std::vector<Plan> plans_;
+  const Clock& clock_;
+  std::chrono::milliseconds refresh_interval_;
+  KeyCache keys_;
+
+  std::mutex thread_mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool refresh_failing_ = false;  // reported once per outage
+  std::thread thread_;
+};
+
+}  // namespace toolcalc::accounts

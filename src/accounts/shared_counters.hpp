@@ -1,0 +1,44 @@
+#pragma once
+// The counters of SharedAccounts, kept by a store every instance of a fleet shares
+// (store/redis_store.hpp: Redis), so that a key's limits hold across the fleet. Every
+// step is atomic in the store; none is cached or batched in the process, so a count is
+// in the store before the client hears about it. Every call may throw StoreUnavailable.
+#include <cstdint>
+#include <string_view>
+
+namespace toolcalc::accounts {
+
+struct CounterStep {
+  bool allowed = false;
+  int64_t used = 0;  // the count after the step (unchanged when refused)
+};
+
+struct RateAndQuotaStep {
+  CounterStep rate;
+  CounterStep quota;  // untouched (allowed false, used 0) when the rate unit was refused
+};
+
+class SharedCounters {
+ public:
+  virtual ~SharedCounters() = default;
+
+  // One unit of `subject`'s window that started at `window_start_s`, when fewer than
+  // `limit` are used. The window's counter expires on its own after the window.
+  virtual CounterStep take_rate(std::string_view subject, int64_t window_start_s,
+                                int64_t limit) = 0;
+  // take_rate, then (only when it allowed) reserve_quota, in one step.
+  virtual RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
+                                               int64_t rate_limit, int64_t key_id,
+                                               std::string_view period, int64_t quota_limit) = 0;
+  // `units` of `key_id`'s quota in `period` ("YYYY-MM"), all or none: refused when fewer
+  // than `units` are left below `limit`.
+  virtual CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
+                                    int64_t units) = 0;
+  // Gives back `units` reserved units (never below zero).
+  virtual void release_quota(int64_t key_id, std::string_view period, int64_t units) = 0;
+
+  virtual int64_t rate_used(std::string_view subject, int64_t window_start_s) = 0;
+  virtual int64_t quota_used(int64_t key_id, std::string_view period) = 0;
+};
+
+}  // namespace toolcalc::accounts

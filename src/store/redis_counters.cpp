@@ -1,0 +1,143 @@
+// Rate windows and monthly quotas in Redis (issue 9). Each step is one Lua script, run
+// atomically by Redis, so N instances taking units of one window concurrently allow
+// exactly `limit`; a refused step writes nothing (no AOF append for a 429).
+#include <string>
+#include <utility>
+
+#include "accounts/access_control.hpp"
+#include "store/redis_keys.hpp"
+#include "store/redis_store.hpp"
+
+namespace toolcalc::store {
+namespace {
+
+// A window's counter lives two windows: long enough for instances whose clocks differ by
+// a few seconds to still share it, short enough that memory holds about one minute of
+// subjects.
+constexpr int64_t kRateKeyTtlS = 120;
+
+// KEYS[1] window counter; ARGV[1] limit, ARGV[2] ttl (s) → {allowed 0|1, used}
+const RedisScript kTakeRate(R"lua(
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return {0, used} end
+used = redis.call('INCR', KEYS[1])
+if used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return {1, used}
+)lua");
+
+// KEYS[1] window counter, KEYS[2] quota counter; ARGV[1] rate limit, ARGV[2] ttl (s),
+// ARGV[3] quota limit → {rate allowed, rate used, quota allowed, quota used}
+const RedisScript kTakeRateAndQuota(R"lua(
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if used >= tonumber(ARGV[1]) then return {0, used, 0, 0} end
+used = redis.call('INCR', KEYS[1])
+if used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+local q = tonumber(redis.call('GET', KEYS[2]) or '0')
+if q >= tonumber(ARGV[3]) then return {1, used, 0, q} end
+return {1, used, 1, redis.call('INCR', KEYS[2])}
+)lua");
+
+// KEYS[1] quota counter; ARGV[1] limit, ARGV[2] units → {allowed, used}
+const RedisScript kReserveQuota(R"lua(
+local q = tonumber(redis.call('GET', KEYS[1]) or '0')
+if q + tonumber(ARGV[2]) > tonumber(ARGV[1]) then return {0, q} end
+return {1, redis.call('INCRBY', KEYS[1], ARGV[2])}
+)lua");
+
+// KEYS[1] quota counter; ARGV[1] units → the count after (never below zero)
+const RedisScript kReleaseQuota(R"lua(
+local q = tonumber(redis.call('GET', KEYS[1]) or '0')
+if q <= 0 then return 0 end
+return redis.call('DECRBY', KEYS[1], math.min(q, tonumber(ARGV[1])))
+)lua");
+
+accounts::CounterStep step(const RedisValue& v, size_t at) {
+  if (v.type != RedisValue::Type::Array || v.elements.size() < at + 2)
+    throw StoreError("redis: unexpected reply from a counter script");
+  return {v.elements[at].as_integer() == 1, v.elements[at + 1].as_integer()};
+}
+
+// An error reply (MISCONF when Redis cannot write its AOF, OOM, READONLY on a replica)
+// means the count was not recorded: the same fail-closed answer as no Redis at all.
+template <typename Fn>
+auto guarded(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const StoreError& e) {
+    throw accounts::StoreUnavailable(e.what());
+  }
+}
+
+// The counters' outages are what clients see as 503s: the server's log tells when they
+// start and end.
+RedisOptions with_state_log(RedisOptions o) {
+  o.log_state_changes = true;
+  return o;
+}
+
+class RedisCounters final : public accounts::SharedCounters {
+ public:
+  explicit RedisCounters(RedisOptions options) : redis_(with_state_log(std::move(options))) {}
+
+  accounts::CounterStep take_rate(std::string_view subject, int64_t window_start_s,
+                                  int64_t limit) override {
+    return guarded([&] {
+      return step(redis_.eval(kTakeRate, {redis_keys::rate(subject, window_start_s)},
+                              {std::to_string(limit), std::to_string(kRateKeyTtlS)}),
+                  0);
+    });
+  }
+
+  accounts::RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
+                                                 int64_t rate_limit, int64_t key_id,
+                                                 std::string_view period,
+                                                 int64_t quota_limit) override {
+    return guarded([&] {
+      const RedisValue v = redis_.eval(
+          kTakeRateAndQuota,
+          {redis_keys::rate(subject, window_start_s), redis_keys::quota(key_id, period)},
+          {std::to_string(rate_limit), std::to_string(kRateKeyTtlS), std::to_string(quota_limit)});
+      return accounts::RateAndQuotaStep{step(v, 0), step(v, 2)};
+    });
+  }
+
+  accounts::CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
+                                      int64_t units) override {
+    return guarded([&] {
+      return step(redis_.eval(kReserveQuota, {redis_keys::quota(key_id, period)},
+                              {std::to_string(limit), std::to_string(units)}),
+                  0);
+    });
+  }
+
+  void release_quota(int64_t key_id, std::string_view period, int64_t units) override {
+    guarded([&] {
+      return redis_.eval(kReleaseQuota, {redis_keys::quota(key_id, period)},
+                         {std::to_string(units)});
+    });
+  }
+
+  int64_t rate_used(std::string_view subject, int64_t window_start_s) override {
+    return guarded([&] { return count(redis_keys::rate(subject, window_start_s)); });
+  }
+
+  int64_t quota_used(int64_t key_id, std::string_view period) override {
+    return guarded([&] { return count(redis_keys::quota(key_id, period)); });
+  }
+
+ private:
+  int64_t count(const std::string& key) {
+    const RedisValue v = redis_.command({"GET", key});
+    return v.is_nil() ? 0 : v.as_integer();
+  }
+
+  RedisClient redis_;
+};
+
+}  // namespace
+
+std::unique_ptr<accounts::SharedCounters> open_redis_counters(const RedisOptions& options) {
+  return std::make_unique<RedisCounters>(options);
+}
+
+}  // namespace toolcalc::store

@@ -1,0 +1,29 @@
+#pragma once
+// Names of toolcalc's Redis keys (docs/deploy.md, "Redis data"), in one place. Every name
+// starts with "tc:". The counters of one API key carry the hash tag {key:ID}, so a script
+// touching its rate window and its quota names keys of one cluster slot.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace toolcalc::store::redis_keys {
+
+inline constexpr std::string_view kNextId = "tc:keys:next_id";         // INCR → a new key id
+inline constexpr std::string_view kGeneration = "tc:keys:generation";  // INCR on every change
+inline constexpr std::string_view kByPrefix = "tc:keys:by_prefix";     // HASH prefix → id
+inline constexpr std::string_view kByHash = "tc:keys:by_hash";         // HASH sha256 hex → id
+
+// HASH prefix, hash (SHA-256 hex), label, plan, created, revoked (absent while active).
+inline std::string key_record(int64_t id) {
+  return "tc:key:" + std::to_string(id);
+}
+// Count of `subject`'s rate window starting at window_start_s (epoch seconds); expires.
+inline std::string rate(std::string_view subject, int64_t window_start_s) {
+  return "tc:rate:{" + std::string(subject) + "}:" + std::to_string(window_start_s);
+}
+// Executions of key `id` counted in `period` ("YYYY-MM"); kept (the monthly usage record).
+inline std::string quota(int64_t id, std::string_view period) {
+  return "tc:quota:{key:" + std::to_string(id) + "}:" + std::string(period);
+}
+
+}  // namespace toolcalc::store::redis_keys

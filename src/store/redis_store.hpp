@@ -1,0 +1,21 @@
+#pragma once
+// The shared backend (issue 9): keys and counters in one Redis, so that any number of
+// instances see the same keys and count against the same limits.
+#include <memory>
+
+#include "accounts/shared_counters.hpp"
+#include "store/account_store.hpp"
+#include "store/redis_client.hpp"
+
+namespace toolcalc::store {
+
+// Keys and monthly usage in Redis, behind the same interface as the SQLite store (the
+// `toolcalc keys` commands and the key refresh of SharedAccounts). Throws StoreError, or
+// accounts::StoreUnavailable when Redis cannot be reached.
+std::unique_ptr<AccountStore> open_redis_store(const RedisOptions& options);
+
+// Rate windows and monthly quotas in Redis: each step is one Lua script (EVALSHA), so one
+// round trip and atomic across every instance.
+std::unique_ptr<accounts::SharedCounters> open_redis_counters(const RedisOptions& options);
+
+}  // namespace toolcalc::store
