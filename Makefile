@@ -89,7 +89,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_config
 ASAN_DIR ?= build-asan
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-SANITIZER_ENV = \
+SANITIZER_ENV = TOOLCALC_SANITIZED=1 \
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:print_stacktrace=1:check_initialization_order=1:strict_init_order=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # Servers started by pytest run through a wrapper that copies their stderr here: a report
@@ -127,6 +127,8 @@ test-asan: deps node-deps
 	@status=0; \
 	(cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)) || status=1; \
 	$(SANITIZER_ENV) TOOLCALC_BIN=$(abspath $(ASAN_DIR))/toolcalc-logged \
+	  $(PYTHON) -m pytest -q tests/api || status=1; \
+	$(SANITIZER_ENV) TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(ASAN_DIR))/toolcalc-logged \
 	  $(PYTHON) -m pytest -q tests/api || status=1; \
 	if grep -l -E '$(SANITIZER_REPORT)' $(SANITIZER_LOGS)/* > $(SANITIZER_LOGS)/reports 2>/dev/null; then \
 	  echo "test-asan: sanitizer reports from servers:"; cat $$(cat $(SANITIZER_LOGS)/reports); status=1; \

@@ -1,10 +1,13 @@
 #include "accounts/api_key.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <sys/random.h>
 
 #include <array>
 #include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <system_error>
@@ -89,6 +92,31 @@ std::string hash_api_key(std::string_view key) {
       len != 32)
     throw std::runtime_error("OpenSSL: SHA-256 failed");
   return out;
+}
+
+const std::string& hash_api_key_cached(std::string_view key) {
+  struct Entry {
+    char key[kKeyLength] = {};
+    bool used = false;
+    std::string hash;
+  };
+  constexpr size_t kSlots = 64;  // per thread; direct-mapped by a hash of the key
+  thread_local std::array<Entry, kSlots> cache;
+  thread_local std::string uncached;
+  if (key.size() != kKeyLength) {
+    uncached = hash_api_key(key);
+    return uncached;
+  }
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: spreads keys over slots, not a secret
+  for (char c : key) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  Entry& e = cache[h % kSlots];
+  // CRYPTO_memcmp takes the same time however many leading bytes match, so a client
+  // cannot learn a cached key byte by byte from response times.
+  if (e.used && CRYPTO_memcmp(e.key, key.data(), kKeyLength) == 0) return e.hash;
+  e.hash = hash_api_key(key);
+  std::memcpy(e.key, key.data(), kKeyLength);
+  e.used = true;
+  return e.hash;
 }
 
 std::optional<std::string_view> bearer_token(std::string_view authorization) {

@@ -28,6 +28,13 @@ bool is_well_formed_key(std::string_view key);
 // SHA-256 of the key, 32 raw bytes.
 std::string hash_api_key(std::string_view key);
 
+// The same digest for a well-formed key (kKeyLength characters), from a small per-thread
+// cache of the keys this thread has seen lately: a client sends the same key on every
+// request, and SHA-256 through EVP is the largest single cost of authenticating it. The
+// cache lives only in process memory; a hit is decided by a constant-time comparison of
+// the whole key. The reference stays valid until this thread's next call.
+const std::string& hash_api_key_cached(std::string_view key);
+
 // The credentials of an `Authorization` header value of the form `Bearer <token>` (scheme
 // case-insensitive, one or more spaces, surrounding whitespace ignored); nullopt otherwise.
 std::optional<std::string_view> bearer_token(std::string_view authorization);

@@ -49,7 +49,7 @@ AuthResult KeyCache::authenticate(std::optional<std::string_view> authorization,
   const auto token = bearer_token(*authorization);
   if (token && is_well_formed_key(*token)) {
     const auto snapshot = keys_.current();
-    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key(*token))) {
+    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key_cached(*token))) {
       r.status = AuthStatus::Ok;
       r.caller.anonymous = false;
       r.caller.subject = key->subject;

@@ -27,6 +27,10 @@ HOT_RATE = 1000
 # RSS growth allowed between the first and the second half (the larger of the two)
 RSS_TOLERANCE_KIB = 4096
 RSS_TOLERANCE_FRACTION = 0.10
+# Under AddressSanitizer (make test-asan) freed memory sits in ASan's quarantine (256 MB by
+# default) before it is reused, so RSS grows by design during a load run: the statuses,
+# errors and retry checks still apply, the RSS-flat check is left to the normal build.
+SANITIZED = os.environ.get("TOOLCALC_SANITIZED", "") not in ("", "0")
 
 pytestmark = [
     pytest.mark.load,
@@ -194,7 +198,10 @@ def test_wrk_256_connections_only_200_and_429_and_rss_flat(tmp_path):
                   f"RSS KiB start={rss_start} first-half peak={first_peak} "
                   f"second-half peak={second_peak} end={samples[-1][1]} growth={growth}")
         print(report)
-        assert growth <= allowed, f"RSS grew by {growth} KiB in the second half: {report}"
+        if SANITIZED:
+            print("RSS-flat check not applied: sanitized build (ASan quarantine holds freed memory)")
+        else:
+            assert growth <= allowed, f"RSS grew by {growth} KiB in the second half: {report}"
 
         # --- still serving, then every 200 is in the quota, and no more than were in flight
         r = requests.get(server.url("/v1/health"), timeout=10)

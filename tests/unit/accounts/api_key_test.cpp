@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include <set>
 
 using namespace toolcalc::accounts;
@@ -57,6 +60,25 @@ TEST(ApiKey, HashIsSha256) {
                                            0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c,
                                            0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
   EXPECT_EQ(h, std::string(reinterpret_cast<const char*>(expected), 32));
+}
+
+// The per-thread cache must answer exactly what SHA-256 answers: for 500 keys (far more
+// than its 64 slots, so slots are overwritten), each asked three times in varying order,
+// and for keys that differ from a cached one in the last character only.
+TEST(ApiKey, CachedHashAlwaysEqualsTheHash) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 500; ++i)
+    keys.push_back(generate_api_key(i % 2 ? KeyKind::Live : KeyKind::Test));
+  for (int round = 0; round < 3; ++round)
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const std::string& k = keys[(i * 7 + round * 13) % keys.size()];
+      ASSERT_EQ(hash_api_key_cached(k), hash_api_key(k)) << k;
+      std::string near = k;
+      near.back() = near.back() == 'a' ? 'b' : 'a';
+      ASSERT_EQ(hash_api_key_cached(near), hash_api_key(near)) << near;
+      ASSERT_EQ(hash_api_key_cached(k), hash_api_key(k)) << k;
+    }
+  EXPECT_EQ(hash_api_key_cached("short"), hash_api_key("short"));
 }
 
 TEST(BearerToken, AcceptsTheSchemeInAnyCase) {
