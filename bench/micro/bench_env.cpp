@@ -6,9 +6,10 @@
 
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
+#include "catalog/render.hpp"
 #include "cli/catalog_loader.hpp"
-#include "core/json_writer.hpp"
 #include "core/decimal.hpp"
+#include "core/json_writer.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::bench {
@@ -60,12 +61,7 @@ std::string default_body(const catalog::ToolDescriptor& tool) {
   w.begin_object();
   for (const auto& in : tool.inputs) {
     w.key(in.key);
-    if (const double* d = std::get_if<double>(&in.default_value))
-      w.shortest(*d);
-    else if (const auto* t = std::get_if<std::string>(&in.default_value))
-      w.string(*t);
-    else
-      w.boolean(std::get<bool>(in.default_value));
+    catalog::write_default_value(w, in.default_value);
   }
   w.end_object();
   return s;

@@ -40,18 +40,6 @@ bool parse(std::string_view wire, http::RequestParser& parser) {
   return !ec && parser.is_done();
 }
 
-api::Request to_api_request(const http::RequestHead& head) {
-  api::Request request;
-  request.method = head.method;
-  request.target = head.target;
-  request.content_type = head.content_type;
-  if (head.has_authorization) request.authorization = std::string_view(head.authorization);
-  request.origin = head.origin;
-  request.body = head.body;
-  request.peer_ip = "127.0.0.1";
-  return request;
-}
-
 void http_parse(benchmark::State& state) {
   const std::string wire = wire_request();
   http::RequestHead head;  // reused, as the session reuses it
@@ -71,7 +59,7 @@ void http_respond(benchmark::State& state) {
   http::RequestHead head;
   http::RequestParser parser(head);
   parse(wire, parser);
-  const api::Response response = env().service->handle(to_api_request(head));
+  const api::Response response = env().service->handle(http::to_api_request(head, "127.0.0.1"));
   std::string out;
   for (auto _ : state) {
     http::write_response(out, response, 11, true);
@@ -92,7 +80,7 @@ void http_full(benchmark::State& state) {
       state.SkipWithError("request did not parse");
       break;
     }
-    const api::Response response = service.handle(to_api_request(head));
+    const api::Response response = service.handle(http::to_api_request(head, "127.0.0.1"));
     if (response.status != 200) {
       state.SkipWithError("not a 200");
       break;

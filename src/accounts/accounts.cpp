@@ -1,5 +1,6 @@
 #include "accounts/accounts.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
@@ -37,19 +38,17 @@ Accounts::~Accounts() {
 }
 
 void Accounts::start() {
-  std::lock_guard lock(thread_mu_);
-  if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { run(); });
+  const auto now = std::chrono::steady_clock::now();
+  auto next_refresh = now + refresh_interval_;
+  auto next_flush = now + flush_interval_;
+  background_.start(std::min(next_refresh, next_flush), [this, next_refresh, next_flush]() mutable {
+    return background_step(next_refresh, next_flush);
+  });
 }
 
 void Accounts::stop() {
-  {
-    std::lock_guard lock(thread_mu_);
-    if (stopping_) return;
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (stopped_.exchange(true)) return;
+  background_.stop();
   try {
     flush_usage();
   } catch (const std::exception& e) {
@@ -57,36 +56,28 @@ void Accounts::stop() {
   }
 }
 
-void Accounts::run() {
-  using steady = std::chrono::steady_clock;
-  auto next_refresh = steady::now() + refresh_interval_;
-  auto next_flush = steady::now() + flush_interval_;
-  std::unique_lock lock(thread_mu_);
-  while (!stopping_) {
-    wake_.wait_until(lock, std::min(next_refresh, next_flush), [this] { return stopping_; });
-    if (stopping_) break;
-    lock.unlock();
-    const auto now = steady::now();
-    if (now >= next_refresh) {
-      try {
-        refresh_keys();
-      } catch (const std::exception& e) {
-        report(std::string("key refresh failed (keeping the current keys): ") + e.what());
-      }
-      rates_.evict_stale();
-      quota_.evict_stale();
-      next_refresh = now + refresh_interval_;
+BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& next_refresh,
+                                                    BackgroundLoop::TimePoint& next_flush) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now >= next_refresh) {
+    try {
+      refresh_keys();
+    } catch (const std::exception& e) {
+      report(std::string("key refresh failed (keeping the current keys): ") + e.what());
     }
-    if (now >= next_flush) {
-      try {
-        flush_usage();
-      } catch (const std::exception&) {
-        // reported once by flush_usage; retried next time
-      }
-      next_flush = now + flush_interval_;
-    }
-    lock.lock();
+    rates_.evict_stale();
+    quota_.evict_stale();
+    next_refresh = now + refresh_interval_;
   }
+  if (now >= next_flush) {
+    try {
+      flush_usage();
+    } catch (const std::exception&) {
+      // reported once by flush_usage; retried next time
+    }
+    next_flush = now + flush_interval_;
+  }
+  return std::min(next_refresh, next_flush);
 }
 
 void Accounts::refresh_keys(bool force) {

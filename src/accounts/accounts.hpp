@@ -9,15 +9,15 @@
 //   acc->start();   // background refresh + flush
 //   …
 //   acc->stop();    // joins the thread and writes every unflushed count (also in ~Accounts)
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/background_loop.hpp"
 #include "accounts/key_cache.hpp"
 #include "accounts/monthly_quota.hpp"
 #include "accounts/rate_window.hpp"
@@ -70,7 +70,10 @@ class Accounts final : public AccessControl {
   QuotaStatus quota_status(const Caller& caller) const override;
 
  private:
-  void run();
+  // One round of the background thread: refresh and evict, flush, each when due; returns
+  // when the next is due.
+  BackgroundLoop::TimePoint background_step(BackgroundLoop::TimePoint& next_refresh,
+                                            BackgroundLoop::TimePoint& next_flush);
 
   std::unique_ptr<store::AccountStore> store_;
   std::vector<Plan> plans_;
@@ -84,10 +87,8 @@ class Accounts final : public AccessControl {
   std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
   bool flush_failing_ = false;
 
-  std::mutex thread_mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;  // set once by stop(); start() after stop() does nothing
-  std::thread thread_;
+  std::atomic<bool> stopped_{false};  // stop() flushes once
+  BackgroundLoop background_;         // last: stopped before the members it uses go
 };
 
 }  // namespace toolcalc::accounts

@@ -59,39 +59,27 @@ SharedAccounts::~SharedAccounts() {
 }
 
 void SharedAccounts::start() {
-  std::lock_guard lock(thread_mu_);
-  if (thread_.joinable() || stopping_) return;
-  thread_ = std::thread([this] { run(); });
+  background_.start(std::chrono::steady_clock::now() + refresh_interval_, [this] {
+    refresh_in_background();
+    return std::chrono::steady_clock::now() + refresh_interval_;
+  });
 }
 
 void SharedAccounts::stop() {
-  {
-    std::lock_guard lock(thread_mu_);
-    if (stopping_) return;
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  background_.stop();
 }
 
-void SharedAccounts::run() {
-  std::unique_lock lock(thread_mu_);
-  while (!stopping_) {
-    wake_.wait_for(lock, refresh_interval_, [this] { return stopping_; });
-    if (stopping_) break;
-    lock.unlock();
-    try {
-      refresh_keys();
-      if (refresh_failing_) std::fprintf(stderr, "toolcalc: accounts: key refresh works again\n");
-      refresh_failing_ = false;
-    } catch (const std::exception& e) {
-      if (!refresh_failing_)
-        std::fprintf(stderr,
-                     "toolcalc: accounts: key refresh failed (keeping the current keys): %s\n",
-                     e.what());
-      refresh_failing_ = true;
-    }
-    lock.lock();
+void SharedAccounts::refresh_in_background() {
+  try {
+    refresh_keys();
+    if (refresh_failing_) std::fprintf(stderr, "toolcalc: accounts: key refresh works again\n");
+    refresh_failing_ = false;
+  } catch (const std::exception& e) {
+    if (!refresh_failing_)
+      std::fprintf(stderr,
+                   "toolcalc: accounts: key refresh failed (keeping the current keys): %s\n",
+                   e.what());
+    refresh_failing_ = true;
   }
 }
 

@@ -12,14 +12,12 @@
 //   …
 //   acc.stop();
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/background_loop.hpp"
 #include "accounts/key_cache.hpp"
 #include "accounts/shared_counters.hpp"
 #include "core/clock.hpp"
@@ -56,7 +54,7 @@ class SharedAccounts final : public AccessControl {
   QuotaStatus quota_status(const Caller& caller) const override;
 
  private:
-  void run();
+  void refresh_in_background();  // reports a failing refresh once per outage
 
   std::unique_ptr<store::AccountStore> store_;
   std::unique_ptr<SharedCounters> counters_;
@@ -65,11 +63,8 @@ class SharedAccounts final : public AccessControl {
   std::chrono::milliseconds refresh_interval_;
   KeyCache keys_;
 
-  std::mutex thread_mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  bool refresh_failing_ = false;  // reported once per outage
-  std::thread thread_;
+  bool refresh_failing_ = false;  // background thread only
+  BackgroundLoop background_;     // last: stopped before the members it uses go
 };
 
 }  // namespace toolcalc::accounts

@@ -291,22 +291,7 @@ void Service::execute(Context& ctx) {
   accounts::QuotaReservation quota;
   ApiError error;
   if (!run_tool(ctx, tool, ctx.req.body, body, quota, error)) return ctx.fail(error);
-
-  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
-  body += R"(,"meta":)";
-  JsonWriter w(body);
-  w.begin_object();
-  w.plain_key("latency_ms")
-      .integer(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
-  w.plain_key("quota_remaining");
-  if (quota.unlimited)
-    w.null();
-  else
-    w.integer(quota.remaining);
-  w.plain_key("request_id").string(ctx.res.request_id);
-  w.end_object();
-  body += '}';
-  ctx.res.status = 200;
+  ctx.finish_execution(quota.unlimited ? std::nullopt : std::optional<int64_t>(quota.remaining));
 }
 
 void Service::schema(Context& ctx) {

@@ -13,6 +13,7 @@
 #include "catalog/descriptor.hpp"
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
+#include "core/json_writer.hpp"
 
 namespace toolcalc::api {
 
@@ -43,6 +44,25 @@ struct ServiceContext {
     res.status = error.status;
     res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)
                                             : error_body(error, res.request_id);
+  }
+  // Closes a successful execute or sweep body: ,"meta":{latency_ms, quota_remaining (null
+  // without a quota), request_id}} and status 200.
+  void finish_execution(std::optional<int64_t> quota_remaining) {
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    res.body += R"(,"meta":)";
+    JsonWriter w(res.body);
+    w.begin_object();
+    w.plain_key("latency_ms")
+        .integer(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
+    w.plain_key("quota_remaining");
+    if (quota_remaining)
+      w.integer(*quota_remaining);
+    else
+      w.null();
+    w.plain_key("request_id").string(res.request_id);
+    w.end_object();
+    res.body += '}';
+    res.status = 200;
   }
   void ok_result(std::string_view result_json) {
     res.status = 200;

@@ -16,10 +16,8 @@
 namespace toolcalc::api {
 
 void Service::sweep(Context& ctx) {
-  const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
-  if (!registered) return ctx.fail(not_found("no tool '" + std::string(ctx.route.slug) + "'"));
-  const catalog::Tool& tool = registered->tool;
-  ctx.tool = &tool.descriptor;
+  const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
+  const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
     return ctx.fail({415,
                      "UNSUPPORTED_MEDIA_TYPE",
@@ -45,13 +43,8 @@ void Service::sweep(Context& ctx) {
 
   std::string& body = ctx.res.body;
   body.reserve(256 + 160 * request.xs.size());
-  body += R"({"ok":true,"tool":)";
-  append_json_string(body, tool.descriptor.slug);
-  body += R"(,"domain":)";
-  append_json_string(body, tool.descriptor.domain);
-  body += R"(,"version":)";
-  append_json_string(body, tool.descriptor.version);
-  body += R"(,"result":{"key":)";
+  body += registered.execute_prefix_json;
+  body += R"({"key":)";
   append_json_string(body, request.input->key);
   body += R"(,"points":[)";
 
@@ -90,23 +83,9 @@ void Service::sweep(Context& ctx) {
   }
   if (failed) access_.release_quota(ctx.caller, quota, failed);
 
-  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
   body += "]}";
-  body += R"(,"meta":)";
-  JsonWriter w(body);
-  w.begin_object();
-  w.field(
-      "latency_ms",
-      static_cast<int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()));
-  w.key("quota_remaining");
-  if (quota.unlimited)
-    w.null();
-  else
-    w.integer(quota.remaining + failed);
-  w.field("request_id", ctx.res.request_id);
-  w.end_object();
-  body += '}';
-  ctx.res.status = 200;
+  ctx.finish_execution(quota.unlimited ? std::nullopt
+                                       : std::optional<int64_t>(quota.remaining + failed));
 }
 
 }  // namespace toolcalc::api

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "catalog/json_schema.hpp"
+#include "catalog/render.hpp"
 #include "core/json_writer.hpp"
 
 namespace toolcalc::catalog {
@@ -222,13 +223,12 @@ void security_required(JsonWriter& w) {
 
 // --- per-tool parts ---------------------------------------------------------------------
 
-void write_tool_schemas(JsonWriter& w, const ToolDescriptor& t, const std::string& prefix) {
-  w.key(prefix + "Input");
-  write_input_schema(w, t);
-  w.key(prefix + "Result");
-  write_output_schema(w, t);
-  w.key(prefix + "Response").begin_object();
-  w.field("description", "The 200 response of " + t.endpoint() + ".");
+// The 200 response of one of the tool's executing paths: the success envelope naming the
+// tool, with `result` as the schema `result_schema`.
+void write_success_response_schema(JsonWriter& w, const ToolDescriptor& t, const std::string& path,
+                                   const std::string& result_schema) {
+  w.begin_object();
+  w.field("description", "The 200 response of " + path + ".");
   w.key("allOf").begin_array();
   schema_ref(w, "SuccessEnvelope");
   w.begin_object().field("type", "object").key("properties").begin_object();
@@ -236,9 +236,18 @@ void write_tool_schemas(JsonWriter& w, const ToolDescriptor& t, const std::strin
   w.key("domain").begin_object().field("const", t.domain).end_object();
   w.key("version").begin_object().field("const", t.version).end_object();
   w.key("result");
-  schema_ref(w, prefix + "Result");
+  schema_ref(w, result_schema);
   w.end_object().end_object();
   w.end_array().end_object();
+}
+
+void write_tool_schemas(JsonWriter& w, const ToolDescriptor& t, const std::string& prefix) {
+  w.key(prefix + "Input");
+  write_input_schema(w, t);
+  w.key(prefix + "Result");
+  write_output_schema(w, t);
+  w.key(prefix + "Response");
+  write_success_response_schema(w, t, t.endpoint(), prefix + "Result");
 }
 
 void write_request_examples(JsonWriter& w, const ToolDescriptor& t) {
@@ -248,12 +257,7 @@ void write_request_examples(JsonWriter& w, const ToolDescriptor& t) {
     w.key("value").begin_object();
     for (const auto& in : t.inputs) {
       w.key(in.key);
-      if (const double* d = std::get_if<double>(&in.default_value))
-        w.shortest(*d);
-      else if (const auto* s = std::get_if<std::string>(&in.default_value))
-        w.string(*s);
-      else
-        w.boolean(std::get<bool>(in.default_value));
+      write_default_value(w, in.default_value);
     }
     w.end_object().end_object();
   }
@@ -443,18 +447,8 @@ void write_sweep_schemas(JsonWriter& w, const ToolDescriptor& t, const std::stri
   w.end_object();               // points
   w.end_object().end_object();  // properties, SweepResult
 
-  w.key(prefix + "SweepResponse").begin_object();
-  w.field("description", "The 200 response of " + t.endpoint() + "/sweep.");
-  w.key("allOf").begin_array();
-  schema_ref(w, "SuccessEnvelope");
-  w.begin_object().field("type", "object").key("properties").begin_object();
-  w.key("tool").begin_object().field("const", t.slug).end_object();
-  w.key("domain").begin_object().field("const", t.domain).end_object();
-  w.key("version").begin_object().field("const", t.version).end_object();
-  w.key("result");
-  schema_ref(w, prefix + "SweepResult");
-  w.end_object().end_object();
-  w.end_array().end_object();
+  w.key(prefix + "SweepResponse");
+  write_success_response_schema(w, t, t.endpoint() + "/sweep", prefix + "SweepResult");
 }
 
 // A request that sweeps the first numeric input upwards from its default, the others at
@@ -478,12 +472,7 @@ void write_sweep_example(JsonWriter& w, const ToolDescriptor& t) {
   for (const auto& in : t.inputs) {
     if (&in == varied) continue;
     w.key(in.key);
-    if (const double* d = std::get_if<double>(&in.default_value))
-      w.shortest(*d);
-    else if (const auto* s = std::get_if<std::string>(&in.default_value))
-      w.string(*s);
-    else
-      w.boolean(std::get<bool>(in.default_value));
+    write_default_value(w, in.default_value);
   }
   w.end_object();
   w.key("vary").begin_object().field("key", varied->key).key("from").shortest(from);

@@ -19,16 +19,20 @@ const char* input_type_name(InputType t) {
   return "number";
 }
 
+void write_default_value(JsonWriter& w, const DefaultValue& value) {
+  if (const double* d = std::get_if<double>(&value))
+    w.shortest(*d);
+  else if (const auto* s = std::get_if<std::string>(&value))
+    w.string(*s);
+  else
+    w.boolean(std::get<bool>(value));
+}
+
 namespace {
 
 void write_default(JsonWriter& w, const InputDescriptor& in) {
   w.key("default");
-  if (const double* d = std::get_if<double>(&in.default_value))
-    w.shortest(*d);
-  else if (const auto* s = std::get_if<std::string>(&in.default_value))
-    w.string(*s);
-  else
-    w.boolean(std::get<bool>(in.default_value));
+  write_default_value(w, in.default_value);
 }
 
 void write_input(JsonWriter& w, const InputDescriptor& in) {

@@ -21,4 +21,7 @@ void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& out
 
 const char* input_type_name(InputType t);
 
+// An input's default as a JSON value: a plain number, a string (enum) or a boolean.
+void write_default_value(JsonWriter& w, const DefaultValue& value);
+
 }  // namespace toolcalc::catalog

@@ -182,17 +182,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       break;
     }
 
-    api::Request request;
-    request.method = head.method;
-    request.target = head.target;
-    request.content_type = head.content_type;
-    if (head.has_authorization) request.authorization = std::string_view(head.authorization);
-    request.origin = head.origin;
-    request.mcp_protocol_version = head.mcp_protocol_version;
-    request.if_none_match = head.if_none_match;
-    request.body = head.body;
-    request.peer_ip = state.peer_ip;
-
+    const api::Request request = to_api_request(head, state.peer_ip);
     const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
     write_response(out, state.service.handle(request), head.version, keep_alive,
                    head.method == "HEAD");

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "api/request.hpp"
+
 namespace toolcalc::http {
 
 namespace bhttp = boost::beast::http;
@@ -48,6 +50,21 @@ struct RequestHead {
     body.clear();
   }
 };
+
+// The API's view of a parsed request: views into `head`, valid while it is unchanged.
+inline api::Request to_api_request(const RequestHead& head, std::string_view peer_ip) {
+  api::Request request;
+  request.method = head.method;
+  request.target = head.target;
+  request.content_type = head.content_type;
+  if (head.has_authorization) request.authorization = std::string_view(head.authorization);
+  request.origin = head.origin;
+  request.mcp_protocol_version = head.mcp_protocol_version;
+  request.if_none_match = head.if_none_match;
+  request.body = head.body;
+  request.peer_ip = peer_ip;
+  return request;
+}
 
 class RequestParser final : public bhttp::basic_parser<true> {
  public:
