@@ -4,6 +4,8 @@
 // month. The API never sees keys' storage; the implementation keeps keys in memory and
 // persists usage behind store/.
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -73,6 +75,12 @@ class StoreUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the rate step of a request produced (take_rate_unit_for_execution's two results).
+struct RateStep {
+  RateDecision rate;
+  std::optional<QuotaReservation> early;
+};
+
 // Every counting call below (take_rate_unit, reserve_quota, quota_status and
 // take_rate_unit_for_execution) may throw StoreUnavailable; authenticate, peek_rate and
 // release_quota never do.
@@ -106,6 +114,20 @@ class AccessControl {
     return take_rate_unit(caller);
   }
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;
+
+  // The rate step (take_rate_unit, or take_rate_unit_for_execution when `for_execution`)
+  // without blocking the thread, for a store reached over the network whose reply the
+  // calling thread's event loop can wait for (core/event_loop.hpp). Returns false when it
+  // cannot (the caller then makes the blocking call); otherwise `done` gets the step, or
+  // the StoreUnavailable the blocking call would have thrown, later on this thread.
+  using RateStepDone = std::function<void(RateStep&&, std::exception_ptr)>;
+  virtual bool start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) {
+    (void)caller, (void)for_execution, (void)done;
+    return false;
+  }
+  // Whether start_rate_step may start a step on the calling thread now: lets the API skip
+  // the bookkeeping of a suspended request when it cannot.
+  virtual bool steps_asynchronously() const { return false; }
 };
 
 }  // namespace toolcalc::accounts

@@ -117,6 +117,29 @@ RateDecision SharedAccounts::take_rate_unit_for_execution(const Caller& caller,
   return rate_decision(w, limit, s.rate.used, s.rate.allowed);
 }
 
+bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) {
+  const bool with_quota = for_execution && has_quota(caller);
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
+  const UtcMonthText& month = utc_month_text(w.now_s);
+  const int64_t limit = caller.plan.rate_per_minute;
+  const std::optional<int64_t> quota_limit =
+      with_quota ? caller.plan.monthly_quota : std::optional<int64_t>();
+  // The same decisions as take_rate_unit and take_rate_unit_for_execution make from the
+  // blocking calls' results.
+  return counters_->start_rate_step(
+      caller.subject, w.start_s, limit, caller.key_id, month.period, quota_limit,
+      [w, limit, quota_limit, done = std::move(done)](const RateAndQuotaStep& s,
+                                                      std::exception_ptr error) {
+        RateStep step;
+        if (!error) {
+          if (quota_limit && s.rate.allowed)  // the per-thread cache: no copy of the texts
+            step.early = reservation(utc_month_text(w.now_s), w.now_s, *quota_limit, s.quota, 1);
+          step.rate = rate_decision(w, limit, s.rate.used, s.rate.allowed);
+        }
+        done(std::move(step), error);
+      });
+}
+
 RateDecision SharedAccounts::peek_rate(const Caller& caller) const {
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
   const int64_t limit = caller.plan.rate_per_minute;

@@ -52,6 +52,8 @@ class SharedAccounts final : public AccessControl {
   void release_quota(const Caller& caller, const QuotaReservation& reservation,
                      int64_t units) override;
   QuotaStatus quota_status(const Caller& caller) const override;
+  bool start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) override;
+  bool steps_asynchronously() const override { return counters_->steps_asynchronously(); }
 
  private:
   void refresh_in_background();  // reports a failing refresh once per outage

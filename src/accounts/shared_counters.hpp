@@ -4,6 +4,9 @@
 // step is atomic in the store; none is cached or batched in the process, so a count is
 // in the store before the client hears about it. Every call may throw StoreUnavailable.
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <optional>
 #include <string_view>
 
 namespace toolcalc::accounts {
@@ -36,6 +39,21 @@ class SharedCounters {
                                     int64_t units) = 0;
   // Gives back `units` reserved units (never below zero).
   virtual void release_quota(int64_t key_id, std::string_view period, int64_t units) = 0;
+
+  // take_rate_and_quota (or take_rate when quota_limit is empty) without blocking the
+  // calling thread: returns false when this store or thread cannot (the caller then uses
+  // the blocking call); otherwise `done` gets the step, or a StoreUnavailable, later on
+  // the calling thread's event loop (core/event_loop.hpp).
+  using StepDone = std::function<void(const RateAndQuotaStep&, std::exception_ptr)>;
+  virtual bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
+                               int64_t key_id, std::string_view period,
+                               std::optional<int64_t> quota_limit, StepDone done) {
+    (void)subject, (void)window_start_s, (void)rate_limit, (void)key_id, (void)period;
+    (void)quota_limit, (void)done;
+    return false;
+  }
+  // Whether start_rate_step can work on the calling thread now.
+  virtual bool steps_asynchronously() const { return false; }
 
   virtual int64_t rate_used(std::string_view subject, int64_t window_start_s) = 0;
   virtual int64_t quota_used(int64_t key_id, std::string_view period) = 0;

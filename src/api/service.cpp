@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <memory>
 
 #include "accounts/rate_window.hpp"
 #include "api/envelope.hpp"
@@ -59,26 +60,76 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key) {}
 
-Response Service::handle(const Request& request) {
-  Response res;
-  res.request_id = new_request_id();
-  Context ctx{request, res, match_route(request.target, options_.base_path), {}, {}, false,
-              nullptr, std::chrono::steady_clock::now(), "null", false, {}, nullptr};
+template <typename Step>
+void Service::guarded(Context& ctx, Step&& step) {
   try {
-    dispatch(ctx);
+    step();
   } catch (const accounts::StoreUnavailable&) {
     // The shared store could not count the request (logged once by the store client).
     store_unavailable(ctx);
   } catch (const std::exception& e) {
     // A defect, not bad input: log with the request id the client will quote.
     std::fprintf(stderr, "{\"level\":\"error\",\"request_id\":\"%s\",\"error\":\"internal\"}\n",
-                 res.request_id.c_str());
+                 ctx.res.request_id.c_str());
     (void)e;
     ctx.fail(internal_error());
   }
+}
+
+void Service::complete(Context& ctx) {
   if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
   finish(ctx);
+}
+
+Response Service::handle(const Request& request) {
+  Response res;
+  handle(request, res);
   return res;
+}
+
+void Service::handle(const Request& request, Response& res) {
+  res.request_id = new_request_id();
+  Context ctx(request, res, match_route(request.target, options_.base_path));
+  guarded(ctx, [&] {
+    if (!authenticate(ctx)) return;
+    take_rate_step(ctx);
+    dispatch(ctx);
+  });
+  complete(ctx);
+}
+
+bool Service::handle_async(const Request& request, Response& res, std::function<void()> done) {
+  // Only a store that can step asynchronously on this thread needs the request to outlive
+  // this call (a shared context); the embedded store answers as handle() does.
+  if (!access_.steps_asynchronously()) {
+    handle(request, res);
+    return true;
+  }
+  res.request_id = new_request_id();
+  auto ctx =
+      std::make_shared<Context>(request, res, match_route(request.target, options_.base_path));
+  bool pending = false;
+  guarded(*ctx, [&] {
+    if (!authenticate(*ctx)) return;
+    accounts::AccessControl::RateStepDone resume =
+        [this, ctx, done = std::move(done)](accounts::RateStep&& step, std::exception_ptr error) {
+          guarded(*ctx, [&] {
+            if (error) std::rethrow_exception(error);
+            ctx->rate = step.rate;
+            ctx->early_quota = std::move(step.early);
+            dispatch(*ctx);
+          });
+          complete(*ctx);
+          done();
+        };
+    pending = access_.start_rate_step(ctx->caller, ctx->for_execution, resume);
+    if (pending) return;
+    take_rate_step(*ctx);
+    dispatch(*ctx);
+  });
+  if (pending) return false;
+  complete(*ctx);
+  return true;
 }
 
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
@@ -106,8 +157,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   res.request_id = new_request_id();
   Request req;
   req.peer_ip = peer_ip;
-  Context ctx{req,    res,  {}, {}, {}, false, nullptr, std::chrono::steady_clock::now(),
-              "null", false, {},  nullptr};
+  Context ctx(req, res, {});
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
@@ -151,7 +201,7 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-void Service::dispatch(Context& ctx) {
+bool Service::authenticate(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
 
@@ -161,8 +211,9 @@ void Service::dispatch(Context& ctx) {
     ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
     ctx.rate = access_.peek_rate(ctx.caller);
     ctx.rate_known = true;
-    if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-    if (req.method == "OPTIONS") {
+    if (kind == RouteKind::NotFound) {
+      ctx.fail(not_found("no such path"));
+    } else if (req.method == "OPTIONS") {
       ctx.res.status = 204;
       ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
       ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
@@ -171,14 +222,15 @@ void Service::dispatch(Context& ctx) {
                              ? "Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id"
                              : "Authorization, Content-Type");
       ctx.res.set_header("Access-Control-Max-Age", "86400");
-      return;
-    }
-    if (kind == RouteKind::Asset) return asset(ctx);
-    if (req.method != "GET") {
+    } else if (kind == RouteKind::Asset) {
+      asset(ctx);
+    } else if (req.method != "GET") {
       ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-      return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
+      ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
+    } else {
+      health(ctx);
     }
-    return health(ctx);
+    return false;
   }
 
   // Auth decides whose window is charged; a bad key is charged to the client IP, so key
@@ -186,13 +238,25 @@ void Service::dispatch(Context& ctx) {
   accounts::AuthResult auth = access_.authenticate(req.authorization, req.peer_ip);
   if (auth.status == accounts::AuthStatus::Invalid)
     auth.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
-  ctx.caller = auth.caller;
+  ctx.caller = std::move(auth.caller);
+  ctx.auth_status = auth.status;
   // An execution takes its quota unit in the same step when the store prefers it (one
   // round trip to a shared store); run_tool uses it after validation.
-  if (kind == RouteKind::Execute && req.method == "POST" && auth.status == accounts::AuthStatus::Ok)
+  ctx.for_execution =
+      kind == RouteKind::Execute && req.method == "POST" && auth.status == accounts::AuthStatus::Ok;
+  return true;
+}
+
+void Service::take_rate_step(Context& ctx) {
+  if (ctx.for_execution)
     ctx.rate = access_.take_rate_unit_for_execution(ctx.caller, ctx.early_quota);
   else
     ctx.rate = access_.take_rate_unit(ctx.caller);
+}
+
+void Service::dispatch(Context& ctx) {
+  const Request& req = ctx.req;
+  const RouteKind kind = ctx.route.kind;
   ctx.rate_known = true;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
@@ -201,7 +265,7 @@ void Service::dispatch(Context& ctx) {
                          " requests per minute reached; retry after the window resets",
                      {}});
   }
-  if (auth.status == accounts::AuthStatus::Invalid) {
+  if (ctx.auth_status == accounts::AuthStatus::Invalid) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.caller = {};
     return ctx.fail({401, "UNAUTHORIZED", "invalid API key", {}});
@@ -225,7 +289,7 @@ void Service::dispatch(Context& ctx) {
   }
   const bool needs_key =
       kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
-  if (needs_key && auth.status == accounts::AuthStatus::Missing) {
+  if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
   }

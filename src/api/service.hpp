@@ -2,6 +2,7 @@
 // The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,12 @@ class Service {
           ServiceOptions options);
 
   Response handle(const Request& request);
+  // handle() for a transport running an event loop. When the request's rate step goes to
+  // a shared store that answers asynchronously (AccessControl::start_rate_step), returns
+  // false at once and fills `res` later, on this thread, then calls `done`; the caller
+  // keeps `request` and `res` alive until then. Otherwise fills `res` and returns true
+  // without calling `done`.
+  bool handle_async(const Request& request, Response& res, std::function<void()> done);
   // An error the transport found before a request could be handled (413, 431, 400 for
   // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
   Response transport_error(const ApiError& error, std::string_view peer_ip);
@@ -47,8 +54,20 @@ class Service {
 
  private:
   using Context = ServiceContext;
+  void handle(const Request& request, Response& res);  // `res` freshly constructed
+  // Runs `step` on the request; a store outage or an exception becomes its error answer.
+  template <typename Step>
+  void guarded(Context& ctx, Step&& step);
+  // After the request's last step: releases an unused early quota unit, sets the common
+  // headers, writes the access log.
+  void complete(Context& ctx);
   void finish(Context& ctx);
   void store_unavailable(Context& ctx);
+  // The request in three steps around the rate step, the one that may wait on a shared
+  // store: answers the routes that are never counted (false), or identifies the caller
+  // (true); then takes the rate unit; then everything after it.
+  bool authenticate(Context& ctx);
+  void take_rate_step(Context& ctx);
   void dispatch(Context& ctx);
   void execute(Context& ctx);
   void schema(Context& ctx);

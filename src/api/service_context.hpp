@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "accounts/access_control.hpp"
 #include "api/envelope.hpp"
@@ -21,6 +22,9 @@ namespace toolcalc::api {
 bool is_json_media_type(std::string_view content_type);
 
 struct ServiceContext {
+  ServiceContext(const Request& request, Response& response, Route matched)
+      : req(request), res(response), route(std::move(matched)) {}
+
   const Request& req;
   Response& res;
   Route route;
@@ -28,15 +32,18 @@ struct ServiceContext {
   accounts::RateDecision rate;
   bool rate_known = false;
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
-  std::chrono::steady_clock::time_point started;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
   bool revalidate = false;      // a playground file: Cache-Control no-cache instead of no-store
   // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
   // and not yet used by run_tool; Service::handle releases it when the request ends early.
   std::optional<accounts::QuotaReservation> early_quota;
-  // Execute, sweep and schema: the tool, found once by dispatch (not in the positional
-  // initialisers of Service::handle, hence last).
+  // Execute, sweep and schema: the tool, found once by dispatch.
   const catalog::RegisteredTool* registered = nullptr;
+  // Set by Service::authenticate: how the key checked out, and whether the rate step also
+  // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
+  accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
+  bool for_execution = false;
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

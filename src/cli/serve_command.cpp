@@ -52,11 +52,10 @@ void serve(const ServeFlags& flags) {
   if (flags.base_path_given) config.base_path = flags.base_path;
   config.base_path = normalise_base_path(config.base_path);
   if (config.threads == 0) {
-    // With Redis a request holds its thread for one round trip to the store (and Redis's
-    // fsync): more threads than cores keep requests in flight (docs/deploy.md, measured
-    // in docs/performance.md). The embedded store never waits: one per core.
-    const unsigned per_core = uses_redis(config) ? 8 : 1;
-    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()) * per_core);
+    // One per core for either store: with Redis a thread does not wait for the counting
+    // round trip but serves other connections meanwhile (store/redis_pipeline.hpp;
+    // measured in docs/performance.md).
+    config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
 
   auto registry = load_registry(config.catalog_dir);

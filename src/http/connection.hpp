@@ -7,11 +7,13 @@
 #include <atomic>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "api/service.hpp"
@@ -100,6 +102,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   beast::flat_buffer buffer;
   std::string out;   // serialised responses; keeps its capacity across requests
   RequestHead head;  // the parsed request; keeps its capacities across requests
+  std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
 
   for (;;) {
     state.idle = true;
@@ -183,9 +186,22 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     }
 
     const api::Request request = to_api_request(head, state.peer_ip);
+    api::Response response;
+    // A request whose counting waits on a shared store resumes when its reply arrives
+    // (Service::handle_async): the thread serves other connections meanwhile.
+    bool answered = false;
+    if (!state.service.handle_async(request, response, [&answered, &wake] {
+          answered = true;
+          if (wake) wake->cancel();
+        })) {
+      if (!wake) wake.emplace(stream.get_executor());
+      while (!answered) {
+        wake->expires_at(net::steady_timer::time_point::max());
+        co_await wake->async_wait(use_tuple);
+      }
+    }
     const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
-    write_response(out, state.service.handle(request), head.version, keep_alive,
-                   head.method == "HEAD");
+    write_response(out, response, head.version, keep_alive, head.method == "HEAD");
     state.set_deadline(o.write_timeout_s);
     auto [wec, wn] = co_await net::async_write(stream, net::buffer(out), use_tuple);
     (void)wn;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/event_loop.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
@@ -133,8 +134,14 @@ void Server::run() {
 
   std::vector<std::thread> threads;
   for (size_t i = 1; i < impl_->workers.size(); ++i)
-    threads.emplace_back([w = impl_->workers[i].get()] { w->ioc.run(); });
-  first.ioc.run();
+    threads.emplace_back([w = impl_->workers[i].get()] {
+      const EventLoopScope loop(w->ioc);  // a shared store's replies come back on it
+      w->ioc.run();
+    });
+  {
+    const EventLoopScope loop(first.ioc);
+    first.ioc.run();
+  }
   for (auto& t : threads) t.join();
 
   {

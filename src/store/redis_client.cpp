@@ -153,13 +153,21 @@ RedisClient::~RedisClient() {
   thread_connections.erase(id_);  // other threads' connections close when they exit
 }
 
-void RedisClient::unreachable(const std::string& why) {
+bool RedisClient::failing_fast() const {
+  return steady_ms() < retry_at_ms_.load(std::memory_order_relaxed);
+}
+
+void RedisClient::report_failure(const std::string& why) {
   retry_at_ms_.store(steady_ms() + options_.retry_after_failure_ms);
   if (!failing_.exchange(true) && options_.log_state_changes)
     std::fprintf(stderr,
                  "toolcalc: redis %s is unreachable (%s); requests that must be counted are "
                  "answered 503 STORE_UNAVAILABLE until it answers again\n",
                  options_.url().c_str(), why.c_str());
+}
+
+void RedisClient::unreachable(const std::string& why) {
+  report_failure(why);
   throw accounts::StoreUnavailable("redis " + options_.url() + ": " + why);
 }
 
@@ -234,7 +242,7 @@ RedisValue RedisClient::run_once(Connection& c, const std::vector<std::string_vi
 }
 
 RedisValue RedisClient::run(const std::vector<std::string_view>& args) {
-  if (steady_ms() < retry_at_ms_.load(std::memory_order_relaxed))
+  if (failing_fast())
     throw accounts::StoreUnavailable("redis " + options_.url() +
                                      ": unreachable a moment ago; not retried yet");
   for (int attempt = 0;; ++attempt) {

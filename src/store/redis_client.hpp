@@ -66,6 +66,14 @@ class RedisClient {
 
   const RedisOptions& options() const { return options_; }
 
+  // For the pipelined connection of the same server (redis_pipeline.hpp), which shares
+  // this client's view of Redis: true while calls fail fast after a failure; a failure
+  // (starts the fail-fast period, logged once) and a success (logs the recovery).
+  bool failing_fast() const;
+  void report_failure(const std::string& why);
+  void report_success() { reachable(); }
+  uint64_t id() const { return id_; }
+
   struct Connection;  // one thread's connection (redis_client.cpp)
 
  private:

@@ -1,6 +1,6 @@
 """A real redis-server for the black-box tests (issue 9): on a free loopback port, in a
 temporary directory, with the AOF on as in production (appendonly yes, appendfsync
-always). Installed by scripts/install-deps.sh when missing. A minimal RESP client (the
+everysec: deploy/redis.conf). Installed by scripts/install-deps.sh when missing. A minimal RESP client (the
 standard library only) talks to it.
 """
 import os
@@ -116,7 +116,7 @@ class RedisServer:
 
     def start(self):
         args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", "always",
+                "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", "everysec",
                 "--save", "", "--daemonize", "no", "--databases", str(self.DATABASES),
                 "--loglevel", "warning", "--logfile", str(self.dir / "redis.log")]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -1,5 +1,5 @@
 """The fleet (issue 9 point 3): three toolcalc instances on one Redis (AOF on,
-appendfsync always), behind nginx (round robin), all started and stopped here. Runs under
+appendfsync everysec, as deploy/redis.conf), behind nginx (round robin), all started and stopped here. Runs under
 `make api-test-redis` (TOOLCALC_STORE=redis).
 
 - a key on L requests per minute gets exactly L of N > L concurrent requests spread over
@@ -339,9 +339,9 @@ def wait_for_successes(fleet, key, n):
 
 @pytest.mark.parametrize("how", ["sigterm", "sigkill"])
 def test_redis_restart_loses_no_acknowledged_count(fleet, how):
-    """SIGTERM (an orderly restart: Redis writes its AOF and exits) and SIGKILL (a crash:
-    with appendfsync always, every reply Redis sent was already fsynced), then a start on
-    the same port and AOF."""
+    """SIGTERM (an orderly restart: Redis writes its AOF and exits) and SIGKILL (a crash
+    of the process: with appendfsync everysec, Redis has written every count to the AOF
+    file, in the OS page cache, before its reply), then a start on the same port and AOF."""
     key = fleet.create_key("fleetbig")
     fleet.wait_key_everywhere(key)
     stop = threading.Event()

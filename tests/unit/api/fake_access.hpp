@@ -2,8 +2,10 @@
 // A test double for accounts::AccessControl with small, exact limits, so the API's
 // decisions (which status, which headers, what is counted) can be checked without a store.
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "accounts/access_control.hpp"
 
@@ -89,6 +91,38 @@ class FakeAccess final : public accounts::AccessControl {
     quota_used -= n;
     quota_released += n;
   }
+  // Asynchronous mode (a shared store on an event loop): start_rate_step queues the step;
+  // complete_pending() takes each with the blocking calls above and reports it.
+  bool asynchronous = false;
+  struct PendingStep {
+    accounts::Caller caller;
+    bool for_execution;
+    RateStepDone done;
+  };
+  std::vector<PendingStep> pending;
+
+  bool steps_asynchronously() const override { return asynchronous; }
+  bool start_rate_step(const accounts::Caller& c, bool for_execution, RateStepDone& done) override {
+    if (!asynchronous) return false;
+    pending.push_back({c, for_execution, std::move(done)});
+    return true;
+  }
+  void complete_pending() {
+    std::vector<PendingStep> steps;
+    steps.swap(pending);
+    for (auto& p : steps) {
+      accounts::RateStep step;
+      std::exception_ptr error;
+      try {
+        step.rate = p.for_execution ? take_rate_unit_for_execution(p.caller, step.early)
+                                    : take_rate_unit(p.caller);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      p.done(std::move(step), error);
+    }
+  }
+
   accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {
     if (store_down) throw accounts::StoreUnavailable("fake store down");
     accounts::QuotaStatus s;

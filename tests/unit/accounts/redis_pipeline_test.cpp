@@ -1,0 +1,297 @@
+// The pipelined Redis path (issue 9, throughput): the RESP codec, and the asynchronous
+// rate step of SharedCounters / SharedAccounts on an Asio event loop against a real
+// redis-server — exact limits with hundreds of steps in flight at once, NOSCRIPT after a
+// SCRIPT FLUSH, an unreachable server and one that never answers.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accounts/access_control.hpp"
+#include "accounts/key_issuer.hpp"
+#include "accounts/plans.hpp"
+#include "accounts/shared_accounts.hpp"
+#include "core/event_loop.hpp"
+#include "redis_process.hpp"
+#include "store/account_store.hpp"
+#include "store/redis_store.hpp"
+#include "store/resp.hpp"
+#include "test_support.hpp"
+
+using namespace toolcalc;
+using namespace toolcalc::accounts;
+using accounts::testing::RedisProcess;
+namespace net = boost::asio;
+
+namespace {
+
+// ---------------------------------------------------------------- RESP codec
+
+TEST(Resp, EncodesCommandsAsArraysOfBulkStrings) {
+  std::string out;
+  store::resp::append_command(out, {"EVALSHA", "ab", "1", "tc:rate:{k}:60", ""});
+  EXPECT_EQ(out,
+            "*5\r\n$7\r\nEVALSHA\r\n$2\r\nab\r\n$1\r\n1\r\n$14\r\ntc:rate:{k}:60\r\n$0\r\n\r\n");
+}
+
+TEST(Resp, ParsesEveryReplyType) {
+  using store::resp::ParseStatus;
+  store::RedisValue v;
+  auto r = store::resp::parse_reply("+OK\r\n", v);
+  EXPECT_EQ(r.status, ParseStatus::Value);
+  EXPECT_EQ(r.used, 5u);
+  EXPECT_EQ(v.type, store::RedisValue::Type::Status);
+  EXPECT_EQ(v.str, "OK");
+
+  r = store::resp::parse_reply(":-42\r\n", v);
+  EXPECT_EQ(v.type, store::RedisValue::Type::Integer);
+  EXPECT_EQ(v.integer, -42);
+
+  r = store::resp::parse_reply("$5\r\na\r\nbc\r\n", v);  // CRLF inside a bulk string
+  EXPECT_EQ(r.used, 11u);
+  EXPECT_EQ(v.str, "a\r\nbc");
+
+  r = store::resp::parse_reply("$-1\r\n", v);
+  EXPECT_TRUE(v.is_nil());
+
+  r = store::resp::parse_reply("-NOSCRIPT No matching script\r\n", v);
+  EXPECT_EQ(r.status, ParseStatus::ErrorReply);
+  EXPECT_EQ(v.str, "NOSCRIPT No matching script");
+
+  // The reply of the rate-and-quota script: {1, used, 0, q}.
+  r = store::resp::parse_reply("*4\r\n:1\r\n:7\r\n:0\r\n:5000\r\n+next", v);
+  EXPECT_EQ(r.status, ParseStatus::Value);
+  EXPECT_EQ(r.used, 23u);  // stops before the next reply
+  ASSERT_EQ(v.elements.size(), 4u);
+  EXPECT_EQ(v.elements[1].integer, 7);
+  EXPECT_EQ(v.elements[3].integer, 5000);
+}
+
+TEST(Resp, AReplyCutAnywhereIsIncompleteUntilItsLastByte) {
+  const std::string reply = "*2\r\n$3\r\nabc\r\n*1\r\n:12\r\n";
+  store::RedisValue v;
+  for (size_t n = 0; n < reply.size(); ++n)
+    EXPECT_EQ(store::resp::parse_reply(reply.substr(0, n), v).status,
+              store::resp::ParseStatus::Incomplete)
+        << n;
+  const auto r = store::resp::parse_reply(reply, v);
+  EXPECT_EQ(r.used, reply.size());
+  EXPECT_EQ(v.elements[0].str, "abc");
+  EXPECT_EQ(v.elements[1].elements[0].integer, 12);
+}
+
+TEST(Resp, BytesThatAreNotRespAreAnError) {
+  store::RedisValue v;
+  EXPECT_THROW(store::resp::parse_reply("HTTP/1.1 200 OK\r\n", v), store::StoreError);
+  EXPECT_THROW(store::resp::parse_reply(":12x\r\n", v), store::StoreError);
+  EXPECT_THROW(store::resp::parse_reply("$3\r\nabcd\r\n", v), store::StoreError);
+  EXPECT_THROW(store::resp::parse_reply("+OK\rX", v), store::StoreError);
+}
+
+// ---------------------------------------------------------------- against redis-server
+
+class RedisPipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!server_.start()) GTEST_SKIP() << server_.why();
+    options_ = server_.options(0);
+  }
+
+  RedisProcess server_;
+  store::RedisOptions options_;
+  net::io_context loop_{1};
+};
+
+struct Outcome {
+  bool called = false;
+  RateAndQuotaStep step;
+  std::exception_ptr error;
+};
+
+SharedCounters::StepDone record(Outcome& o) {
+  return [&o](const RateAndQuotaStep& s, std::exception_ptr e) {
+    EXPECT_FALSE(o.called) << "a step completed twice";
+    o.called = true;
+    o.step = s;
+    o.error = e;
+  };
+}
+
+TEST_F(RedisPipelineTest, WithoutAnEventLoopTheBlockingCallsAreUsed) {
+  auto counters = store::open_redis_counters(options_);
+  EXPECT_FALSE(counters->steps_asynchronously());
+  Outcome o;
+  EXPECT_FALSE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o)));
+  EXPECT_FALSE(o.called);
+}
+
+TEST_F(RedisPipelineTest, StepsInFlightTogetherAllowExactlyTheLimits) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  ASSERT_TRUE(counters->steps_asynchronously());
+  // 300 steps started before any reply is read: they travel pipelined on one connection.
+  constexpr int kSteps = 300, kRateLimit = 250, kQuotaLimit = 120;
+  std::vector<Outcome> outcomes(kSteps);
+  for (int i = 0; i < kSteps; ++i)
+    ASSERT_TRUE(counters->start_rate_step("key:4", 1'800'000'020, kRateLimit, 4, "2026-11",
+                                          kQuotaLimit, record(outcomes[i])));
+  EXPECT_FALSE(outcomes[0].called);  // never completed inside start_rate_step
+  loop_.run();
+  int rate_allowed = 0, quota_allowed = 0;
+  for (int i = 0; i < kSteps; ++i) {
+    const Outcome& o = outcomes[i];
+    ASSERT_TRUE(o.called) << i;
+    ASSERT_FALSE(o.error) << i;
+    // Replies come back in the order the steps were sent: the counts run 1, 2, 3, …
+    if (i < kRateLimit) {
+      EXPECT_TRUE(o.step.rate.allowed);
+      EXPECT_EQ(o.step.rate.used, i + 1);
+      EXPECT_EQ(o.step.quota.allowed, i < kQuotaLimit) << i;
+      EXPECT_EQ(o.step.quota.used, std::min(i + 1, kQuotaLimit)) << i;
+    } else {
+      EXPECT_FALSE(o.step.rate.allowed);
+      EXPECT_FALSE(o.step.quota.allowed);  // no quota step when the rate unit is refused
+    }
+    rate_allowed += o.step.rate.allowed;
+    quota_allowed += o.step.quota.allowed;
+  }
+  EXPECT_EQ(rate_allowed, kRateLimit);
+  EXPECT_EQ(quota_allowed, kQuotaLimit);
+  EXPECT_EQ(counters->rate_used("key:4", 1'800'000'020), kRateLimit);
+  EXPECT_EQ(counters->quota_used(4, "2026-11"), kQuotaLimit);
+}
+
+TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  Outcome first, second;
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(first)));
+  loop_.run();
+  loop_.restart();
+  store::RedisClient(options_).command({"SCRIPT", "FLUSH"});
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(second)));
+  loop_.run();
+  ASSERT_TRUE(second.called);
+  ASSERT_FALSE(second.error);
+  EXPECT_TRUE(second.step.rate.allowed);
+  EXPECT_EQ(second.step.rate.used, 2);  // counted once, not once per attempt
+}
+
+TEST_F(RedisPipelineTest, AnUnreachableServerFailsTheStepAndRecovers) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  server_.stop();
+  Outcome o;
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o)));
+  loop_.run();
+  ASSERT_TRUE(o.called);
+  ASSERT_TRUE(o.error);
+  EXPECT_THROW(std::rethrow_exception(o.error), StoreUnavailable);
+  // Failing fast now: the server's requests take the blocking path, which answers 503 at once.
+  EXPECT_FALSE(counters->steps_asynchronously());
+
+  ASSERT_TRUE(server_.restart()) << server_.why();
+  bool async_again = false;
+  for (int i = 0; i < 100 && !async_again; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    async_again = counters->steps_asynchronously();
+  }
+  ASSERT_TRUE(async_again);
+  Outcome after;
+  loop_.restart();
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(after)));
+  loop_.run();
+  ASSERT_TRUE(after.called);
+  EXPECT_FALSE(after.error);
+  EXPECT_EQ(after.step.rate.used, 1);
+}
+
+TEST_F(RedisPipelineTest, AServerThatNeverAnswersTimesOut) {
+  // A listener that accepts and reads nothing: the command is sent, no reply comes.
+  net::ip::tcp::acceptor silent(loop_, {net::ip::make_address("127.0.0.1"), 0});
+  net::ip::tcp::socket accepted(loop_);
+  silent.async_accept(accepted, [](const boost::system::error_code&) {});
+  store::RedisOptions o = options_;
+  o.port = silent.local_endpoint().port();
+  o.command_timeout_ms = 200;
+  auto counters = store::open_redis_counters(o);
+  const EventLoopScope scope(loop_);
+  Outcome out;
+  const auto started = std::chrono::steady_clock::now();
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(out)));
+  loop_.run();
+  const auto waited = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(out.called);
+  ASSERT_TRUE(out.error);
+  EXPECT_THROW(std::rethrow_exception(out.error), StoreUnavailable);
+  EXPECT_GE(waited, std::chrono::milliseconds(200));
+  EXPECT_LT(waited, std::chrono::seconds(5));
+}
+
+TEST_F(RedisPipelineTest, AReleaseOnTheLoopIsSentWithoutWaiting) {
+  auto counters = store::open_redis_counters(options_);
+  EXPECT_TRUE(counters->reserve_quota(9, "2026-11", 10, 3).allowed);
+  const EventLoopScope scope(loop_);
+  counters->release_quota(9, "2026-11", 1);
+  store::RedisClient(options_).command({"SCRIPT", "FLUSH"});  // the second goes via EVAL
+  counters->release_quota(9, "2026-11", 1);
+  EXPECT_EQ(counters->quota_used(9, "2026-11"), 3);  // queued, not sent yet
+  loop_.run();
+  EXPECT_EQ(counters->quota_used(9, "2026-11"), 1);
+}
+
+TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
+  ManualClock clock(accounts::testing::utc_ms(2026, 11, 30, 23, 58, 30));
+  std::vector<Plan> plans = builtin_plans();
+  plans.push_back({"tiny", 3, 2});
+  SharedAccounts acc(store::open_redis_store(options_), store::open_redis_counters(options_), plans,
+                     clock, std::chrono::milliseconds(50));
+  auto cli = store::open_redis_store(options_);
+  const std::string key = issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
+  acc.refresh_keys(true);
+  const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
+  ASSERT_FALSE(caller.anonymous);
+
+  const EventLoopScope scope(loop_);
+  ASSERT_TRUE(acc.steps_asynchronously());
+  std::vector<std::optional<RateStep>> steps(4);
+  for (auto& slot : steps) {
+    AccessControl::RateStepDone done = [&slot](RateStep&& s, std::exception_ptr e) {
+      EXPECT_FALSE(e);
+      slot = std::move(s);
+    };
+    ASSERT_TRUE(acc.start_rate_step(caller, true, done));
+  }
+  loop_.run();
+  // Plan "tiny": 3 per minute, 2 per month.
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(steps[i]) << i;
+  EXPECT_TRUE(steps[0]->rate.allowed);
+  EXPECT_EQ(steps[0]->rate.limit, 3);
+  EXPECT_EQ(steps[0]->rate.remaining, 2);
+  EXPECT_EQ(steps[0]->rate.reset_epoch_s, clock.now_s() / 60 * 60 + 60);
+  ASSERT_TRUE(steps[0]->early);
+  EXPECT_TRUE(steps[0]->early->allowed);
+  EXPECT_EQ(steps[0]->early->remaining, 1);
+  EXPECT_EQ(steps[0]->early->period, "2026-11");
+  EXPECT_EQ(steps[0]->early->resets_at, "2026-12-01T00:00:00Z");
+  EXPECT_TRUE(steps[1]->early->allowed);
+  EXPECT_TRUE(steps[2]->rate.allowed);
+  EXPECT_FALSE(steps[2]->early->allowed);  // the month's 2 are used
+  EXPECT_FALSE(steps[3]->rate.allowed);    // the minute's 3 are used
+  EXPECT_GE(steps[3]->rate.retry_after_s, 1);
+  EXPECT_FALSE(steps[3]->early);
+  // A plain rate step (not an execution) reserves nothing.
+  std::optional<RateStep> plain;
+  AccessControl::RateStepDone done = [&plain](RateStep&& s, std::exception_ptr) { plain = s; };
+  loop_.restart();
+  ASSERT_TRUE(acc.start_rate_step(acc.authenticate(std::nullopt, "10.0.0.1").caller, false, done));
+  loop_.run();
+  ASSERT_TRUE(plain);
+  EXPECT_TRUE(plain->rate.allowed);
+  EXPECT_FALSE(plain->early);
+}
+
+}  // namespace
