@@ -58,7 +58,16 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       started_ms_(clock.now_ms()),
       openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
       mcp_tools_(registry),
-      assets_(options_.base_path, options_.playground_dev_key) {}
+      assets_(options_.base_path, options_.playground_dev_key) {
+  // The first page of the listing, all domains and each domain: what a client asks for
+  // almost always, rendered once (the registry is immutable).
+  first_tools_pages_.emplace("", render_tools_page({}));
+  for (const auto& d : registry_.domains()) {
+    ToolsQuery q;
+    q.domain = d.name;
+    first_tools_pages_.emplace(d.name, render_tools_page(q));
+  }
+}
 
 template <typename Step>
 void Service::guarded(Context& ctx, Step&& step) {
@@ -375,7 +384,14 @@ void Service::tools(Context& ctx) {
   if (!parse_tools_query(ctx.route.query, query, error)) return ctx.fail(error);
   if (!query.domain.empty() && !registry_.find_domain(query.domain))
     return ctx.fail(validation_error("domain", "unknown domain '" + query.domain + "'"));
+  if (query.page == 1 && query.limit == ToolsQuery{}.limit) {
+    if (auto it = first_tools_pages_.find(query.domain); it != first_tools_pages_.end())
+      return ctx.ok_result(it->second);
+  }
+  ctx.ok_result(render_tools_page(query));
+}
 
+std::string Service::render_tools_page(const ToolsQuery& query) const {
   std::vector<const catalog::RegisteredTool*> matching;
   for (const auto& t : registry_.tools())
     if (query.domain.empty() || t.tool.descriptor.domain == query.domain) matching.push_back(&t);
@@ -391,7 +407,7 @@ void Service::tools(Context& ctx) {
   w.end_array();
   w.field("page", query.page).field("limit", query.limit).field("total", total);
   w.field("pages", pages).end_object();
-  ctx.ok_result(result);
+  return result;
 }
 
 void Service::domains(Context& ctx) {

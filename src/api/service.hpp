@@ -3,12 +3,14 @@
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "accounts/access_control.hpp"
 #include "api/access_log.hpp"
 #include "api/mcp.hpp"
+#include "api/query.hpp"
 #include "api/request.hpp"
 #include "api/response.hpp"
 #include "api/static_assets.hpp"
@@ -72,6 +74,7 @@ class Service {
   void execute(Context& ctx);
   void schema(Context& ctx);
   void tools(Context& ctx);
+  std::string render_tools_page(const ToolsQuery& query) const;
   void tool_by_slug(Context& ctx);
   void domains(Context& ctx);
   void me(Context& ctx);
@@ -95,6 +98,7 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
   mcp::ToolIndex mcp_tools_;
   StaticAssets assets_;
 };

@@ -359,3 +359,30 @@ TEST_F(ServiceTest, QueryIsReadWithinTheTargetOnly) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(parse(r).at("result").at("total").as_int64(), registry.live_count("iot-mcu"));
 }
+
+namespace {
+
+// The first page of each listing is rendered once at start (Service::first_tools_pages_):
+// it must list what the page rendered per request lists.
+TEST_F(ServiceTest, PreRenderedFirstPagesMatchRenderedOnes) {
+  std::vector<std::string> domains{""};
+  for (const auto& d : registry.domains()) domains.push_back(d.name);
+  for (const auto& domain : domains) {
+    const std::string filter = domain.empty() ? "" : "domain=" + domain + "&";
+    const auto cached = call("GET", "/v1/tools?" + filter.substr(0, filter.size() - 1));
+    const auto rendered = call("GET", "/v1/tools?" + filter + "limit=100");  // not cached
+    ASSERT_EQ(cached.status, 200) << cached.body;
+    ASSERT_EQ(rendered.status, 200) << rendered.body;
+    const json::object cached_body = parse(cached), rendered_body = parse(rendered);
+    const auto& a = cached_body.at("result").as_object();
+    const auto& b = rendered_body.at("result").as_object();
+    EXPECT_EQ(a.at("total"), b.at("total")) << domain;
+    EXPECT_EQ(a.at("limit"), 20);
+    const auto& items = a.at("items").as_array();
+    const auto& all = b.at("items").as_array();
+    ASSERT_EQ(items.size(), std::min<size_t>(20, all.size())) << domain;
+    for (size_t i = 0; i < items.size(); ++i) EXPECT_EQ(items[i], all[i]) << domain << " " << i;
+  }
+}
+
+}  // namespace
