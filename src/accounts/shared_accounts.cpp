@@ -40,6 +40,18 @@ QuotaReservation reservation(const UtcMonthText& month, int64_t now_s, int64_t l
   return r;
 }
 
+// What take_rate_unit_for_execution (and take_rate_unit, without a quota limit) reports
+// from the counters' step: the rate decision and, when the unit was allowed, the quota
+// reservation made with it.
+RateStep rate_step(const WindowBounds& w, int64_t limit, std::optional<int64_t> quota_limit,
+                   const RateAndQuotaStep& s) {
+  RateStep step;
+  step.rate = rate_decision(w, limit, s.rate.used, s.rate.allowed);
+  if (quota_limit && s.rate.allowed)
+    step.early = reservation(utc_month_text(w.now_s), w.now_s, *quota_limit, s.quota, 1);
+  return step;
+}
+
 }  // namespace
 
 SharedAccounts::SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
@@ -106,37 +118,27 @@ RateDecision SharedAccounts::take_rate_unit(const Caller& caller) {
 RateDecision SharedAccounts::take_rate_unit_for_execution(const Caller& caller,
                                                           std::optional<QuotaReservation>& early) {
   if (!has_quota(caller)) return take_rate_unit(caller);
-  const int64_t now_ms = clock_.now_ms();
-  const WindowBounds w = rate_window_bounds(now_ms);
-  const UtcMonthText& month = utc_month_text(w.now_s);
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
   const int64_t limit = caller.plan.rate_per_minute;
   const int64_t quota_limit = *caller.plan.monthly_quota;
-  const RateAndQuotaStep s = counters_->take_rate_and_quota(
-      caller.subject, w.start_s, limit, caller.key_id, month.period, quota_limit);
-  if (s.rate.allowed) early = reservation(month, w.now_s, quota_limit, s.quota, 1);
-  return rate_decision(w, limit, s.rate.used, s.rate.allowed);
+  RateStep step =
+      rate_step(w, limit, quota_limit,
+                counters_->take_rate_and_quota(caller.subject, w.start_s, limit, caller.key_id,
+                                               utc_month_text(w.now_s).period, quota_limit));
+  early = std::move(step.early);
+  return step.rate;
 }
 
 bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) {
-  const bool with_quota = for_execution && has_quota(caller);
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const UtcMonthText& month = utc_month_text(w.now_s);
   const int64_t limit = caller.plan.rate_per_minute;
   const std::optional<int64_t> quota_limit =
-      with_quota ? caller.plan.monthly_quota : std::optional<int64_t>();
-  // The same decisions as take_rate_unit and take_rate_unit_for_execution make from the
-  // blocking calls' results.
+      for_execution && has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
   return counters_->start_rate_step(
-      caller.subject, w.start_s, limit, caller.key_id, month.period, quota_limit,
+      caller.subject, w.start_s, limit, caller.key_id, utc_month_text(w.now_s).period, quota_limit,
       [w, limit, quota_limit, done = std::move(done)](const RateAndQuotaStep& s,
                                                       std::exception_ptr error) {
-        RateStep step;
-        if (!error) {
-          if (quota_limit && s.rate.allowed)  // the per-thread cache: no copy of the texts
-            step.early = reservation(utc_month_text(w.now_s), w.now_s, *quota_limit, s.quota, 1);
-          step.rate = rate_decision(w, limit, s.rate.used, s.rate.allowed);
-        }
-        done(std::move(step), error);
+        done(error ? RateStep{} : rate_step(w, limit, quota_limit, s), error);
       });
 }
 

@@ -171,7 +171,7 @@ void RedisClient::unreachable(const std::string& why) {
   throw accounts::StoreUnavailable("redis " + options_.url() + ": " + why);
 }
 
-void RedisClient::reachable() {
+void RedisClient::report_success() {
   if (failing_.load(std::memory_order_relaxed) && failing_.exchange(false) &&
       options_.log_state_changes)
     std::fprintf(stderr, "toolcalc: redis %s answers again\n", options_.url().c_str());
@@ -251,7 +251,7 @@ RedisValue RedisClient::run(const std::vector<std::string_view>& args) {
     bool io_error = false;
     RedisValue v = run_once(c, args, io_error);
     if (!io_error) {
-      reachable();
+      report_success();
       return v;
     }
     const int err = c.ctx->err;
@@ -279,12 +279,21 @@ RedisValue RedisClient::command(const std::vector<std::string>& args) {
   return v;
 }
 
+std::vector<std::string_view> evalsha_command(const RedisScript& script,
+                                              const std::vector<std::string>& keys,
+                                              const std::vector<std::string>& args,
+                                              std::string& numkeys) {
+  numkeys = std::to_string(keys.size());
+  std::vector<std::string_view> argv{"EVALSHA", script.sha1_hex, numkeys};
+  argv.insert(argv.end(), keys.begin(), keys.end());
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
 RedisValue RedisClient::eval(const RedisScript& script, const std::vector<std::string>& keys,
                              const std::vector<std::string>& args) {
-  const std::string nkeys = std::to_string(keys.size());
-  std::vector<std::string_view> argv{"EVALSHA", script.sha1_hex, nkeys};
-  for (const auto& k : keys) argv.push_back(k);
-  for (const auto& a : args) argv.push_back(a);
+  std::string nkeys;
+  std::vector<std::string_view> argv = evalsha_command(script, keys, args, nkeys);
   RedisValue v = run(argv);
   if (v.type == kErrorType && v.str.starts_with("NOSCRIPT")) {
     // First use on this server (or it restarted): EVAL sends the body and caches it.

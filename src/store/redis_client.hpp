@@ -50,6 +50,13 @@ struct RedisScript {
   std::string sha1_hex;
 };
 
+// EVALSHA SHA1 NUMKEYS KEY… ARG…, as views into the arguments; `numkeys` receives the
+// text of the key count. For the blocking client and the pipeline (redis_pipeline.hpp).
+std::vector<std::string_view> evalsha_command(const RedisScript& script,
+                                              const std::vector<std::string>& keys,
+                                              const std::vector<std::string>& args,
+                                              std::string& numkeys);
+
 class RedisClient {
  public:
   explicit RedisClient(RedisOptions options);
@@ -71,7 +78,7 @@ class RedisClient {
   // (starts the fail-fast period, logged once) and a success (logs the recovery).
   bool failing_fast() const;
   void report_failure(const std::string& why);
-  void report_success() { reachable(); }
+  void report_success();
   uint64_t id() const { return id_; }
 
   struct Connection;  // one thread's connection (redis_client.cpp)
@@ -82,7 +89,6 @@ class RedisClient {
   Connection& connection();
   void drop_connection();
   [[noreturn]] void unreachable(const std::string& why);
-  void reachable();
 
   RedisOptions options_;
   uint64_t id_;  // tells this client's thread_local connections from another client's

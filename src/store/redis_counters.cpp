@@ -1,9 +1,7 @@
 // Rate windows and monthly quotas in Redis (issue 9). Each step is one Lua script, run
 // atomically by Redis, so N instances taking units of one window concurrently allow
 // exactly `limit`; a refused step writes nothing (no AOF append for a 429).
-#include <charconv>
 #include <exception>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,7 +12,6 @@
 #include "store/redis_keys.hpp"
 #include "store/redis_pipeline.hpp"
 #include "store/redis_store.hpp"
-#include "store/resp.hpp"
 
 namespace toolcalc::store {
 namespace {
@@ -65,6 +62,31 @@ accounts::CounterStep step(const RedisValue& v, size_t at) {
   return {v.elements[at].as_integer() == 1, v.elements[at + 1].as_integer()};
 }
 
+// A counter script with its keys and arguments.
+struct ScriptCall {
+  const RedisScript* script;
+  std::vector<std::string> keys;
+  std::vector<std::string> args;
+};
+
+// The rate step of SharedCounters: kTakeRate, or kTakeRateAndQuota with a quota limit.
+ScriptCall rate_step_call(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
+                          int64_t key_id, std::string_view period,
+                          std::optional<int64_t> quota_limit) {
+  ScriptCall c{quota_limit ? &kTakeRateAndQuota : &kTakeRate,
+               {redis_keys::rate(subject, window_start_s)},
+               {std::to_string(rate_limit), std::to_string(kRateKeyTtlS)}};
+  if (quota_limit) {
+    c.keys.push_back(redis_keys::quota(key_id, period));
+    c.args.push_back(std::to_string(*quota_limit));
+  }
+  return c;
+}
+
+accounts::RateAndQuotaStep rate_step_result(const RedisValue& v, bool with_quota) {
+  return {step(v, 0), with_quota ? step(v, 2) : accounts::CounterStep{}};
+}
+
 // An error reply (MISCONF when Redis cannot write its AOF, OOM, READONLY on a replica)
 // means the count was not recorded: the same fail-closed answer as no Redis at all.
 template <typename Fn>
@@ -89,24 +111,17 @@ class RedisCounters final : public accounts::SharedCounters {
 
   accounts::CounterStep take_rate(std::string_view subject, int64_t window_start_s,
                                   int64_t limit) override {
-    return guarded([&] {
-      return step(redis_.eval(kTakeRate, {redis_keys::rate(subject, window_start_s)},
-                              {std::to_string(limit), std::to_string(kRateKeyTtlS)}),
-                  0);
-    });
+    const ScriptCall c = rate_step_call(subject, window_start_s, limit, 0, {}, std::nullopt);
+    return guarded([&] { return step(redis_.eval(*c.script, c.keys, c.args), 0); });
   }
 
   accounts::RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
                                                  int64_t rate_limit, int64_t key_id,
                                                  std::string_view period,
                                                  int64_t quota_limit) override {
-    return guarded([&] {
-      const RedisValue v = redis_.eval(
-          kTakeRateAndQuota,
-          {redis_keys::rate(subject, window_start_s), redis_keys::quota(key_id, period)},
-          {std::to_string(rate_limit), std::to_string(kRateKeyTtlS), std::to_string(quota_limit)});
-      return accounts::RateAndQuotaStep{step(v, 0), step(v, 2)};
-    });
+    const ScriptCall c =
+        rate_step_call(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    return guarded([&] { return rate_step_result(redis_.eval(*c.script, c.keys, c.args), true); });
   }
 
   accounts::CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
@@ -124,55 +139,38 @@ class RedisCounters final : public accounts::SharedCounters {
   void release_quota(int64_t key_id, std::string_view period, int64_t units) override {
     std::vector<std::string> keys{redis_keys::quota(key_id, period)};
     std::vector<std::string> args{std::to_string(units)};
-    boost::asio::io_context* loop = this_thread_event_loop();
-    if (!loop || redis_.failing_fast()) {
+    if (!steps_asynchronously()) {
       guarded([&] { return redis_.eval(kReleaseQuota, keys, args); });
       return;
     }
-    thread_local std::string command;
-    command.clear();
-    const std::string_view argv[] = {"EVALSHA", kReleaseQuota.sha1_hex, "1", keys[0], args[0]};
-    resp::append_command(command, argv, std::size(argv));
-    pipeline_call(*loop, redis_, command,
-                  [this, keys = std::move(keys), args = std::move(args)](PipelineReply&& reply) {
-                    if (!reply.error_reply || !reply.value.str.starts_with("NOSCRIPT")) return;
-                    try {
-                      redis_.eval(kReleaseQuota, keys, args);
-                    } catch (const std::exception&) {
-                      // stays counted; the client has reported the outage
-                    }
-                  });
+    pipeline_eval(*this_thread_event_loop(), redis_, kReleaseQuota, std::move(keys),
+                  std::move(args), [](RedisValue&&, std::exception_ptr) {});
   }
 
   bool steps_asynchronously() const override {
     return this_thread_event_loop() != nullptr && !redis_.failing_fast();
   }
 
-  // The same scripts as take_rate and take_rate_and_quota, sent on the event loop's
-  // pipelined connection. Redis answers NOSCRIPT once after a restart or SCRIPT FLUSH:
-  // that request then runs its step on the blocking client, which loads the script.
+  // take_rate / take_rate_and_quota on the event loop's pipelined connection.
   bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
                        int64_t key_id, std::string_view period, std::optional<int64_t> quota_limit,
                        StepDone done) override {
-    boost::asio::io_context* loop = this_thread_event_loop();
-    if (!loop || redis_.failing_fast()) return false;
-    RateStepArgs a{redis_keys::rate(subject, window_start_s),
-                   quota_limit ? redis_keys::quota(key_id, period) : std::string(), rate_limit,
-                   quota_limit};
-    // One buffer per thread for the encoded command: pipeline_call copies it.
-    thread_local std::string command;
-    command.clear();
-    a.encode(command);
-    pipeline_call(*loop, redis_, command,
-                  [this, a = std::move(a), done = std::move(done)](PipelineReply&& reply) {
-                    accounts::RateAndQuotaStep step;
-                    std::exception_ptr error;
+    if (!steps_asynchronously()) return false;
+    ScriptCall c = rate_step_call(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    pipeline_eval(*this_thread_event_loop(), redis_, *c.script, std::move(c.keys),
+                  std::move(c.args),
+                  [with_quota = quota_limit.has_value(), done = std::move(done)](
+                      RedisValue&& v, std::exception_ptr error) {
+                    accounts::RateAndQuotaStep result;
                     try {
-                      step = decode_rate_step(a, reply);
+                      result = guarded([&] {
+                        if (error) std::rethrow_exception(error);
+                        return rate_step_result(v, with_quota);
+                      });
                     } catch (...) {
                       error = std::current_exception();
                     }
-                    done(step, error);
+                    done(result, error);
                   });
     return true;
   }
@@ -186,64 +184,6 @@ class RedisCounters final : public accounts::SharedCounters {
   }
 
  private:
-  // The keys and arguments of a rate step's script (kTakeRate, or kTakeRateAndQuota when
-  // quota_limit is set).
-  struct RateStepArgs {
-    std::string rate_key;
-    std::string quota_key;  // empty without a quota
-    int64_t rate_limit = 0;
-    std::optional<int64_t> quota_limit;
-
-    const RedisScript& script() const { return quota_limit ? kTakeRateAndQuota : kTakeRate; }
-    std::vector<std::string> keys() const {
-      if (quota_limit) return {rate_key, quota_key};
-      return {rate_key};
-    }
-    std::vector<std::string> args() const {
-      std::vector<std::string> v{std::to_string(rate_limit), std::to_string(kRateKeyTtlS)};
-      if (quota_limit) v.push_back(std::to_string(*quota_limit));
-      return v;
-    }
-    // EVALSHA sha numkeys keys… args…
-    void encode(std::string& out) const {
-      char limit[24], ttl[24], quota[24];
-      auto text = [](char* buf, int64_t v) {
-        return std::string_view(buf,
-                                static_cast<size_t>(std::to_chars(buf, buf + 24, v).ptr - buf));
-      };
-      const std::string_view sha = script().sha1_hex;
-      if (quota_limit) {
-        const std::string_view argv[] = {"EVALSHA",
-                                         sha,
-                                         "2",
-                                         rate_key,
-                                         quota_key,
-                                         text(limit, rate_limit),
-                                         text(ttl, kRateKeyTtlS),
-                                         text(quota, *quota_limit)};
-        resp::append_command(out, argv, std::size(argv));
-      } else {
-        const std::string_view argv[] = {
-            "EVALSHA", sha, "1", rate_key, text(limit, rate_limit), text(ttl, kRateKeyTtlS)};
-        resp::append_command(out, argv, std::size(argv));
-      }
-    }
-  };
-
-  accounts::RateAndQuotaStep decode_rate_step(const RateStepArgs& a, const PipelineReply& reply) {
-    if (!reply.failure.empty())
-      throw accounts::StoreUnavailable("redis " + redis_.options().url() + ": " + reply.failure);
-    return guarded([&] {
-      RedisValue v = reply.value;
-      if (reply.error_reply) {
-        if (!v.str.starts_with("NOSCRIPT")) throw StoreError("redis: " + v.str);
-        v = redis_.eval(a.script(), a.keys(), a.args());
-      }
-      if (!a.quota_limit) return accounts::RateAndQuotaStep{step(v, 0), {}};
-      return accounts::RateAndQuotaStep{step(v, 0), step(v, 2)};
-    });
-  }
-
   int64_t count(const std::string& key) {
     const RedisValue v = redis_.command({"GET", key});
     return v.is_nil() ? 0 : v.as_integer();

@@ -17,6 +17,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "accounts/access_control.hpp"
+#include "store/account_store.hpp"
 #include "store/resp.hpp"
 
 namespace toolcalc::store {
@@ -49,12 +51,12 @@ class Pipeline {
     try {
       if (!socket_.is_open()) failure = co_await connect();
       while (failure.empty() && !waiters_.empty()) {
+        arm_watchdog();
         if (unsent_ > 0) {
           sending_.swap(out_);
           out_.clear();
           awaiting_ += unsent_;
           unsent_ = 0;
-          arm_watchdog();
           auto [ec, n] = co_await net::async_write(socket_, net::buffer(sending_), use_tuple);
           (void)n;
           if (ec) {
@@ -62,7 +64,6 @@ class Pipeline {
             break;
           }
         }
-        arm_watchdog();
         auto [ec, n] = co_await socket_.async_read_some(net::buffer(read_buffer_), use_tuple);
         if (ec) {
           failure = timed_out_ ? timeout_text() : "read: " + ec.message();
@@ -254,6 +255,35 @@ void pipeline_call(net::io_context& loop, RedisClient& client, std::string_view 
     tcp::socket make_socket_services(loop);
   }
   net::use_service<Pipelines>(loop).of(client).call(command, std::move(done));
+}
+
+void pipeline_eval(net::io_context& loop, RedisClient& client, const RedisScript& script,
+                   std::vector<std::string> keys, std::vector<std::string> args, EvalDone done) {
+  thread_local std::string command;  // pipeline_call copies it
+  command.clear();
+  std::string nkeys;
+  const std::vector<std::string_view> argv = evalsha_command(script, keys, args, nkeys);
+  resp::append_command(command, argv.data(), argv.size());
+  pipeline_call(loop, client, command,
+                [&client, &script, keys = std::move(keys), args = std::move(args),
+                 done = std::move(done)](PipelineReply&& reply) {
+                  RedisValue value;
+                  std::exception_ptr error;
+                  try {
+                    if (!reply.failure.empty())
+                      throw accounts::StoreUnavailable("redis " + client.options().url() + ": " +
+                                                       reply.failure);
+                    if (!reply.error_reply)
+                      value = std::move(reply.value);
+                    else if (reply.value.str.starts_with("NOSCRIPT"))
+                      value = client.eval(script, keys, args);
+                    else
+                      throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
+                  } catch (...) {
+                    error = std::current_exception();
+                  }
+                  done(std::move(value), error);
+                });
 }
 
 }  // namespace toolcalc::store

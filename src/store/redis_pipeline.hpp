@@ -5,9 +5,11 @@
 // one read and one AOF fsync on the Redis side cover every request that arrived
 // meanwhile; replies come back in order (RESP pipelining) and complete their requests on
 // the loop's thread. The blocking client (redis_client.hpp) stays for everything else.
+#include <exception>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/redis_client.hpp"
 
@@ -32,5 +34,13 @@ using PipelineDone = std::function<void(PipelineReply&&)>;
 // (RedisClient::report_failure); the next call reconnects. Call on the loop's thread.
 void pipeline_call(boost::asio::io_context& loop, RedisClient& client, std::string_view command,
                    PipelineDone done);
+
+// `script` (EVALSHA) on the pipeline. Redis answers NOSCRIPT once after a restart or a
+// SCRIPT FLUSH: that call then runs on the blocking client, whose eval loads the script.
+// `done` gets the reply, or what RedisClient::eval would have thrown: StoreUnavailable
+// (no reply), StoreError (an error reply).
+using EvalDone = std::function<void(RedisValue&&, std::exception_ptr)>;
+void pipeline_eval(boost::asio::io_context& loop, RedisClient& client, const RedisScript& script,
+                   std::vector<std::string> keys, std::vector<std::string> args, EvalDone done);
 
 }  // namespace toolcalc::store

@@ -5,42 +5,18 @@
 
 #include <boost/json.hpp>
 
-#include "api/service.hpp"
-#include "catalog/domains.hpp"
-#include "fake_access.hpp"
-#include "tools/all.hpp"
+#include "service_fixture.hpp"
 
 using namespace toolcalc;
 namespace json = boost::json;
 
 namespace {
 
-const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
-constexpr std::string_view kBattery =
-    R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
-    R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})";
+using test_support::kBattery;
 constexpr std::string_view kBatteryPath = "/v1/iot-mcu/mcu-deep-sleep-battery";
 
-class HandleAsyncTest : public ::testing::Test {
+class HandleAsyncTest : public test_support::ServiceFixture {
  protected:
-  catalog::Registry registry{tools::all_tools({kSource / "catalog"}),
-                             catalog::load_domains(kSource / "catalog" / "domains.toml")};
-  test_support::FakeAccess access;
-  ManualClock clock{1'800'000'010'000};
-  api::Service service{registry, access, clock, api::ServiceOptions{"", "9.9.9"}};
-
-  api::Request request(std::string_view method, std::string_view target,
-                       std::string_view body = {}) {
-    api::Request r;
-    r.method = method;
-    r.target = target;
-    r.body = body;
-    r.authorization = "Bearer tc_live_good";
-    r.content_type = "application/json";
-    r.peer_ip = "10.1.2.3";
-    return r;
-  }
-
   // handle_async, then (if it suspended) the store's answer; `done` must be called exactly
   // when the request was suspended.
   api::Response run(const api::Request& r, bool expect_suspended) {

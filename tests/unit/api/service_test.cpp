@@ -8,39 +8,22 @@
 #include <regex>
 #include <set>
 
-#include "catalog/domains.hpp"
-#include "fake_access.hpp"
-#include "tools/all.hpp"
+#include "service_fixture.hpp"
 
 using namespace toolcalc;
 namespace json = boost::json;
 
 namespace {
 
-const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
-constexpr std::string_view kBattery =
-    R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
-    R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})";
+using test_support::kBattery;
+using test_support::kSource;
 
-class ServiceTest : public ::testing::Test {
+class ServiceTest : public test_support::ServiceFixture {
  protected:
-  catalog::Registry registry{tools::all_tools({kSource / "catalog"}),
-                             catalog::load_domains(kSource / "catalog" / "domains.toml")};
-  test_support::FakeAccess access;
-  ManualClock clock{1'800'000'010'000};
-  api::Service service{registry, access, clock, api::ServiceOptions{"", "9.9.9"}};
-
   api::Response call(std::string_view method, std::string_view target, std::string_view body = {},
                      std::optional<std::string_view> auth = "Bearer tc_live_good",
                      std::string_view content_type = "application/json") {
-    api::Request r;
-    r.method = method;
-    r.target = target;
-    r.body = body;
-    r.authorization = auth;
-    r.content_type = content_type;
-    r.peer_ip = "10.1.2.3";
-    return service.handle(r);
+    return service.handle(request(method, target, body, auth, content_type));
   }
   static json::object parse(const api::Response& r) { return json::parse(r.body).as_object(); }
 
@@ -360,8 +343,6 @@ TEST_F(ServiceTest, QueryIsReadWithinTheTargetOnly) {
   EXPECT_EQ(parse(r).at("result").at("total").as_int64(), registry.live_count("iot-mcu"));
 }
 
-namespace {
-
 // The first page of each listing is rendered once at start (Service::first_tools_pages_):
 // it must list what the page rendered per request lists.
 TEST_F(ServiceTest, PreRenderedFirstPagesMatchRenderedOnes) {
@@ -384,5 +365,3 @@ TEST_F(ServiceTest, PreRenderedFirstPagesMatchRenderedOnes) {
     for (size_t i = 0; i < items.size(); ++i) EXPECT_EQ(items[i], all[i]) << domain << " " << i;
   }
 }
-
-}  // namespace
