@@ -27,4 +27,14 @@ std::string result_body(std::string_view result_json, std::string_view request_i
   return s;
 }
 
+std::string result_body_prefix(std::string_view result_json) {
+  std::string s;
+  s.reserve(64 + result_json.size());
+  JsonWriter w(s);
+  w.begin_object().field("ok", true).key("result").raw(result_json);
+  w.key("meta").begin_object().key("request_id");
+  s += '"';
+  return s;
+}
+
 }  // namespace toolcalc::api

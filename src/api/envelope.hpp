@@ -14,4 +14,10 @@ std::string error_body(const ApiError& error, std::string_view request_id);
 // endpoints (spec §4: the schema envelope's meta holds only request_id).
 std::string result_body(std::string_view result_json, std::string_view request_id);
 
+// result_body up to its request id, for an answer rendered once: result_body(json, id) is
+// result_body_prefix(json) + id + result_body_suffix for a request id that needs no
+// escaping (new_request_id's are base62).
+std::string result_body_prefix(std::string_view result_json);
+inline constexpr std::string_view result_body_suffix = "\"}}";
+
 }  // namespace toolcalc::api

@@ -6,17 +6,51 @@
 
 namespace toolcalc::api {
 
+using Header = std::pair<std::string_view, std::string>;  // names: string literals
+
+// Headers that many responses carry with the same values (CORS, Cache-Control), owned by
+// the Service and rendered once as HTTP header lines: a response points at the block
+// instead of building the headers again.
+struct HeaderBlock {
+  explicit HeaderBlock(std::vector<Header> h) : headers(std::move(h)) {
+    for (const auto& [name, value] : headers) {
+      lines += name;
+      lines += ": ";
+      lines += value;
+      lines += "\r\n";
+    }
+  }
+  std::vector<Header> headers;
+  std::string lines;  // "Name: value\r\n" for each, in order
+};
+
 struct Response {
-  Response() { headers.reserve(12); }  // one allocation for every header a response has
+  Response() { headers.reserve(8); }  // one allocation for every header a response has
 
   int status = 200;
-  // Header names are string literals (static storage): no allocation per name.
-  std::vector<std::pair<std::string_view, std::string>> headers;
-  std::string body;  // JSON (the playground's files: see content_type); empty for 204, 304
+  // Header names are string literals (static storage): no allocation per name. Sent in
+  // order, then common_headers.
+  std::vector<Header> headers;
+  const HeaderBlock* common_headers = nullptr;  // lives as long as the Service
+  // The body is body_prefix followed by body. body_prefix views bytes that live as long
+  // as the Service and never change (a discovery envelope up to its request id, a
+  // playground file): the transport sends them from where they are, without a copy.
+  // Empty for 204 and 304.
+  std::string_view body_prefix;
+  std::string body;
   std::string_view content_type = "application/json; charset=utf-8";  // static storage
   // For the access log (never a key, a hash or a body).
   std::string request_id;
   std::string key_prefix;
+
+  std::size_t body_size() const { return body_prefix.size() + body.size(); }
+  std::string full_body() const {
+    std::string all;
+    all.reserve(body_size());
+    all += body_prefix;
+    all += body;
+    return all;
+  }
 
   void set_header(std::string_view name, std::string value) {
     headers.emplace_back(name, std::move(value));
@@ -24,6 +58,9 @@ struct Response {
   const std::string* header(std::string_view name) const {
     for (const auto& [n, v] : headers)
       if (n == name) return &v;
+    if (common_headers)
+      for (const auto& [n, v] : common_headers->headers)
+        if (n == name) return &v;
     return nullptr;
   }
 };

@@ -46,6 +46,13 @@ namespace {
 
 std::string to_string(int64_t v) { return std::to_string(v); }
 
+// The headers of every response after the per-request ones (Service::finish).
+HeaderBlock common_headers(std::string_view cache_control) {
+  return HeaderBlock({{"Access-Control-Allow-Origin", "*"},
+                      {"Access-Control-Expose-Headers", std::string(kExposedHeaders)},
+                      {"Cache-Control", std::string(cache_control)}});
+}
+
 }  // namespace
 
 Service::Service(const catalog::Registry& registry, accounts::AccessControl& access,
@@ -58,15 +65,25 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       started_ms_(clock.now_ms()),
       openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
       mcp_tools_(registry),
-      assets_(options_.base_path, options_.playground_dev_key) {
+      assets_(options_.base_path, options_.playground_dev_key),
+      uncached_headers_(common_headers("no-store")),
+      revalidated_headers_(common_headers("no-cache")) {
   // The first page of the listing, all domains and each domain: what a client asks for
-  // almost always, rendered once (the registry is immutable).
-  first_tools_pages_.emplace("", render_tools_page({}));
+  // almost always, rendered once (the registry is immutable), as are each tool's schema
+  // and details.
+  first_tools_pages_.emplace("", result_body_prefix(render_tools_page({})));
   for (const auto& d : registry_.domains()) {
     ToolsQuery q;
     q.domain = d.name;
-    first_tools_pages_.emplace(d.name, render_tools_page(q));
+    first_tools_pages_.emplace(d.name, result_body_prefix(render_tools_page(q)));
   }
+  tool_bodies_.reserve(registry_.tools().size());
+  for (const auto& t : registry_.tools())
+    tool_bodies_.push_back({result_body_prefix(t.record_json), result_body_prefix(t.details_json)});
+}
+
+const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& tool) const {
+  return tool_bodies_[static_cast<size_t>(&tool - registry_.tools().data())];
 }
 
 template <typename Step>
@@ -184,10 +201,8 @@ void Service::finish(Context& ctx) {
     res.set_header("X-RateLimit-Remaining", to_string(std::max<int64_t>(0, ctx.rate.remaining)));
     res.set_header("X-RateLimit-Reset", to_string(ctx.rate.reset_epoch_s));
   }
-  res.set_header("Access-Control-Allow-Origin", "*");
-  res.set_header("Access-Control-Expose-Headers", std::string(kExposedHeaders));
   // API answers are never cached; the playground's files are, but revalidated (ETag).
-  res.set_header("Cache-Control", ctx.revalidate ? "no-cache" : "no-store");
+  res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
   res.key_prefix = ctx.caller.key_prefix;
   if (access_log_.enabled()) {
     const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
@@ -368,14 +383,14 @@ void Service::execute(Context& ctx) {
 }
 
 void Service::schema(Context& ctx) {
-  ctx.ok_result(ctx.registered->record_json);  // dispatch found the tool
+  ctx.ok_result_shared(bodies_of(*ctx.registered).schema);  // dispatch found the tool
 }
 
 void Service::tool_by_slug(Context& ctx) {
   const auto* registered = registry_.find_slug(ctx.route.slug);
   if (!registered) return ctx.fail(not_found("no tool '" + std::string(ctx.route.slug) + "'"));
   ctx.tool = &registered->tool.descriptor;
-  ctx.ok_result(registered->details_json);
+  ctx.ok_result_shared(bodies_of(*registered).details);
 }
 
 void Service::tools(Context& ctx) {
@@ -386,7 +401,7 @@ void Service::tools(Context& ctx) {
     return ctx.fail(validation_error("domain", "unknown domain '" + query.domain + "'"));
   if (query.page == 1 && query.limit == ToolsQuery{}.limit) {
     if (auto it = first_tools_pages_.find(query.domain); it != first_tools_pages_.end())
-      return ctx.ok_result(it->second);
+      return ctx.ok_result_shared(it->second);
   }
   ctx.ok_result(render_tools_page(query));
 }
@@ -445,7 +460,7 @@ void Service::me(Context& ctx) {
 // generators and validators read as is.
 void Service::openapi(Context& ctx) {
   ctx.res.status = 200;
-  ctx.res.body = openapi_json_;
+  ctx.res.body_prefix = openapi_json_;
 }
 
 // The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body),
@@ -468,7 +483,7 @@ void Service::asset(Context& ctx) {
   }
   ctx.res.status = 200;
   ctx.res.content_type = a->content_type;
-  ctx.res.body = a->body;
+  ctx.res.body_prefix = a->body;  // assets_ lives as long as the Service
 }
 
 void Service::health(Context& ctx) {

@@ -98,9 +98,19 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  // Answers that never change, rendered once up to their request id (result_body_prefix)
+  // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
+  struct ToolBodies {
+    std::string schema;   // GET /v1/{domain}/{slug}/schema
+    std::string details;  // GET /v1/tools/{slug}
+  };
+  std::vector<ToolBodies> tool_bodies_;  // in the order of registry_.tools()
+  const ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const;
   mcp::ToolIndex mcp_tools_;
   StaticAssets assets_;
+  HeaderBlock uncached_headers_;     // CORS and Cache-Control: no-store (the API)
+  HeaderBlock revalidated_headers_;  // CORS and Cache-Control: no-cache (the playground)
 };
 
 }  // namespace toolcalc::api

@@ -49,6 +49,7 @@ struct ServiceContext {
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
   void fail(const ApiError& error) {
     res.status = error.status;
+    res.body_prefix = {};
     res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)
                                             : error_body(error, res.request_id);
   }
@@ -74,6 +75,15 @@ struct ServiceContext {
   void ok_result(std::string_view result_json) {
     res.status = 200;
     res.body = result_body(result_json, res.request_id);
+  }
+  // ok_result of an answer rendered once: `envelope_prefix` is its result_body_prefix and
+  // lives as long as the Service (sent without a copy).
+  void ok_result_shared(std::string_view envelope_prefix) {
+    res.status = 200;
+    res.body_prefix = envelope_prefix;
+    res.body.reserve(res.request_id.size() + result_body_suffix.size());
+    res.body += res.request_id;
+    res.body += result_body_suffix;
   }
 };
 

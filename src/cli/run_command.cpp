@@ -40,7 +40,7 @@ void add_run_command(CLI::App& app) {
     request.body = options->json;
     request.peer_ip = "127.0.0.1";
     const api::Response response = service.handle(request);
-    std::cout << response.body << '\n';
+    std::cout << response.full_body() << '\n';
     if (response.status != 200) throw CLI::RuntimeError(1);
   });
 }

@@ -50,7 +50,8 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
     out += value;
     out += "\r\n";
   }
-  if (!response.body.empty()) {
+  if (response.common_headers) out += response.common_headers->lines;
+  if (response.body_size() > 0) {
     out += "Content-Type: ";
     out += response.content_type;
     out += "\r\n";
@@ -60,7 +61,7 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
   if (response.status != 204 && response.status != 304 &&
       (response.status >= 200 || response.status < 100)) {
     out += "Content-Length: ";
-    append_number(out, response.body.size());
+    append_number(out, response.body_size());
     out += "\r\n";
   }
   if (!keep_alive)
@@ -68,7 +69,7 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
   else if (version == 10)
     out += "Connection: keep-alive\r\n";
   out += "\r\n";
-  if (!head) out += response.body;
+  if (!head && response.body_prefix.empty()) out += response.body;
 }
 
 }  // namespace toolcalc::http

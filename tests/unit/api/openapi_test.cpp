@@ -231,9 +231,9 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
   req.target = "/api/v1/openapi.json";
   req.peer_ip = "10.0.0.1";
   const api::Response r = service.handle(req);
-  ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(r.body, catalog::render_openapi(registry, {"9.9.9", "/api", ""}));
-  EXPECT_EQ(r.body, service.openapi_json());
+  ASSERT_EQ(r.status, 200) << r.full_body();
+  EXPECT_EQ(r.full_body(), catalog::render_openapi(registry, {"9.9.9", "/api", ""}));
+  EXPECT_EQ(r.full_body(), service.openapi_json());
   ASSERT_NE(r.header("X-RateLimit-Remaining"), nullptr);
   EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "4");  // counted like discovery
   req.method = "POST";
@@ -291,6 +291,6 @@ TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
     req.authorization = "Bearer tc_live_sweep";
     req.peer_ip = "10.0.0.1";
     const api::Response res = service.handle(req);
-    EXPECT_EQ(res.status, 200) << t.slug << " " << body << " → " << res.body;
+    EXPECT_EQ(res.status, 200) << t.slug << " " << body << " → " << res.full_body();
   }
 }

@@ -71,10 +71,11 @@ TEST_F(PlaygroundTest, ServesThePageWithTheBasePathAndDevKeyWrittenIn) {
     auto r = get(target);
     ASSERT_EQ(r.status, 200) << target;
     EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
-    EXPECT_NE(r.body.find(R"(<meta name="toolcalc-api-base" content="/api">)"), std::string::npos);
-    EXPECT_NE(r.body.find(R"(<meta name="toolcalc-dev-key" content="tc_test_devkey">)"),
+    EXPECT_NE(r.full_body().find(R"(<meta name="toolcalc-api-base" content="/api">)"),
               std::string::npos);
-    EXPECT_EQ(r.body.find("{{"), std::string::npos);
+    EXPECT_NE(r.full_body().find(R"(<meta name="toolcalc-dev-key" content="tc_test_devkey">)"),
+              std::string::npos);
+    EXPECT_EQ(r.full_body().find("{{"), std::string::npos);
     EXPECT_EQ(*r.header("Cache-Control"), "no-cache");
     EXPECT_EQ(*r.header("Content-Security-Policy"), api::kPlaygroundCsp);
     EXPECT_EQ(*r.header("X-Content-Type-Options"), "nosniff");
@@ -86,8 +87,8 @@ TEST_F(PlaygroundTest, ServesThePageWithTheBasePathAndDevKeyWrittenIn) {
   req.method = "GET";
   req.target = "/";
   auto r = plain.handle(req);
-  EXPECT_NE(r.body.find(R"(<meta name="toolcalc-api-base" content="">)"), std::string::npos);
-  EXPECT_NE(r.body.find(R"(<meta name="toolcalc-dev-key" content="">)"), std::string::npos);
+  EXPECT_NE(r.full_body().find(R"(<meta name="toolcalc-api-base" content="">)"), std::string::npos);
+  EXPECT_NE(r.full_body().find(R"(<meta name="toolcalc-dev-key" content="">)"), std::string::npos);
   req.target = "/api/";
   EXPECT_EQ(plain.handle(req).status, 404);  // no base path: only the root
 }
@@ -99,7 +100,7 @@ TEST_F(PlaygroundTest, ContentTypesFollowTheFile) {
   auto js = get("/api/vendor/uPlot.iife.min.js");
   EXPECT_EQ(js.status, 200);
   EXPECT_EQ(js.content_type, "text/javascript; charset=utf-8");
-  EXPECT_NE(js.body.find("uPlot"), std::string::npos);
+  EXPECT_NE(js.full_body().find("uPlot"), std::string::npos);
   EXPECT_EQ(get("/vendor/uPlot.min.css").content_type, "text/css; charset=utf-8");
 }
 
@@ -109,7 +110,7 @@ TEST_F(PlaygroundTest, EtagGivesNotModified) {
   EXPECT_EQ(etag.size(), 18u);  // "…16 hex…"
   auto again = get("/api/app.js", "GET", std::nullopt, etag);
   EXPECT_EQ(again.status, 304);
-  EXPECT_TRUE(again.body.empty());
+  EXPECT_TRUE(again.full_body().empty());
   EXPECT_EQ(*again.header("ETag"), etag);
   EXPECT_EQ(get("/api/app.js", "GET", std::nullopt, "\"x\", W/" + etag).status, 304);
   EXPECT_EQ(get("/api/app.js", "GET", std::nullopt, "*").status, 304);

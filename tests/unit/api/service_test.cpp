@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "api/envelope.hpp"
 #include "service_fixture.hpp"
 
 using namespace toolcalc;
@@ -25,21 +26,23 @@ class ServiceTest : public test_support::ServiceFixture {
                      std::string_view content_type = "application/json") {
     return service.handle(request(method, target, body, auth, content_type));
   }
-  static json::object parse(const api::Response& r) { return json::parse(r.body).as_object(); }
+  static json::object parse(const api::Response& r) {
+    return json::parse(r.full_body()).as_object();
+  }
 
   static void expect_error(const api::Response& r, int status, std::string_view code,
                            std::string_view field = {}) {
-    EXPECT_EQ(r.status, status) << r.body;
+    EXPECT_EQ(r.status, status) << r.full_body();
     auto o = parse(r);
-    EXPECT_EQ(o.size(), 3u) << r.body;
+    EXPECT_EQ(o.size(), 3u) << r.full_body();
     EXPECT_EQ(o.at("ok"), false);
     const auto& e = o.at("error").as_object();
-    EXPECT_EQ(e.at("code").as_string(), code) << r.body;
+    EXPECT_EQ(e.at("code").as_string(), code) << r.full_body();
     EXPECT_FALSE(e.at("message").as_string().empty());
     if (field.empty())
-      EXPECT_FALSE(e.contains("field")) << r.body;
+      EXPECT_FALSE(e.contains("field")) << r.full_body();
     else
-      EXPECT_EQ(e.at("field").as_string(), field) << r.body;
+      EXPECT_EQ(e.at("field").as_string(), field) << r.full_body();
     EXPECT_EQ(o.at("meta").as_object().size(), 1u);
     EXPECT_EQ(o.at("meta").at("request_id").as_string(), *r.header("X-Request-ID"));
   }
@@ -49,12 +52,13 @@ class ServiceTest : public test_support::ServiceFixture {
 
 TEST_F(ServiceTest, ExecuteReturnsTheSuccessEnvelope) {
   auto r = call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery);
-  ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_NE(r.body.find(R"("result":{"avg_current_ua":343.3,"avg_current_ma":0.343,)"
-                        R"("lifetime_hours":4660.8,"lifetime_days":194.2,"lifetime_years":0.53,)"
-                        R"("daily_wakes":1440})"),
-            std::string::npos)
-      << r.body;
+  ASSERT_EQ(r.status, 200) << r.full_body();
+  EXPECT_NE(
+      r.full_body().find(R"("result":{"avg_current_ua":343.3,"avg_current_ma":0.343,)"
+                         R"("lifetime_hours":4660.8,"lifetime_days":194.2,"lifetime_years":0.53,)"
+                         R"("daily_wakes":1440})"),
+      std::string::npos)
+      << r.full_body();
   auto o = parse(r);
   std::set<std::string> keys;
   for (const auto& kv : o) keys.insert(std::string(kv.key()));
@@ -224,7 +228,7 @@ TEST_F(ServiceTest, QuotaReservedWithTheRateUnitIsReportedAfterValidationAndRele
 TEST_F(ServiceTest, PreflightIsAnsweredBeforeAuth) {
   auto r = call("OPTIONS", "/v1/iot-mcu/mcu-deep-sleep-battery", {}, std::nullopt);
   EXPECT_EQ(r.status, 204);
-  EXPECT_TRUE(r.body.empty());
+  EXPECT_TRUE(r.full_body().empty());
   EXPECT_EQ(*r.header("Access-Control-Allow-Methods"), "POST, OPTIONS");
   EXPECT_EQ(*r.header("Access-Control-Allow-Headers"), "Authorization, Content-Type");
   EXPECT_EQ(*r.header("Access-Control-Allow-Origin"), "*");
@@ -247,6 +251,35 @@ TEST_F(ServiceTest, SchemaIsTheDescriptionRecord) {
   EXPECT_FALSE(model.contains("unit"));
   EXPECT_EQ(model.at("default").as_string(), "provider-a/model-b-4.6");
   EXPECT_EQ(model.at("options").as_array().size(), 12u);
+}
+
+// Schema, tool details and the first listing pages are rendered once and sent without a
+// copy (Response::body_prefix): the bytes are exactly the envelope rendered per request,
+// with this request's id, and the prefix is the same memory for every request.
+TEST_F(ServiceTest, SharedAnswersAreTheEnvelopeRenderedPerRequest) {
+  const auto& tool = registry.tools().front();
+  const std::string schema_path = tool.tool.descriptor.endpoint() + "/schema";
+  const std::string details_path = "/v1/tools/" + tool.tool.descriptor.slug;
+  struct Case {
+    std::string path;
+    std::string result;
+  };
+  for (const Case& c :
+       {Case{schema_path, tool.record_json}, Case{details_path, tool.details_json}}) {
+    const auto first = call("GET", c.path);
+    const auto second = call("GET", c.path);
+    ASSERT_EQ(first.status, 200) << c.path << " " << first.full_body();
+    ASSERT_FALSE(first.body_prefix.empty()) << c.path;
+    EXPECT_EQ(first.body_prefix.data(), second.body_prefix.data()) << c.path;
+    EXPECT_NE(first.request_id, second.request_id);
+    EXPECT_EQ(first.full_body(), api::result_body(c.result, first.request_id)) << c.path;
+    EXPECT_EQ(second.full_body(), api::result_body(c.result, second.request_id)) << c.path;
+  }
+  const auto listing = call("GET", "/v1/tools");
+  ASSERT_FALSE(listing.body_prefix.empty());
+  const auto id = parse(listing).at("meta").at("request_id").as_string();
+  EXPECT_EQ(id, listing.request_id);
+  EXPECT_TRUE(listing.full_body().ends_with(listing.request_id + R"("}})"));
 }
 
 TEST_F(ServiceTest, ToolsListingPaginates) {
@@ -339,7 +372,7 @@ TEST_F(ServiceTest, QueryIsReadWithinTheTargetOnly) {
   const std::string buffer = "/v1/tools?domain=iot-mcuhermal-junction";
   const std::string_view target(buffer.data(), buffer.size() - 15);
   auto r = call("GET", target, {}, std::nullopt);
-  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_EQ(r.status, 200) << r.full_body();
   EXPECT_EQ(parse(r).at("result").at("total").as_int64(), registry.live_count("iot-mcu"));
 }
 
@@ -352,8 +385,8 @@ TEST_F(ServiceTest, PreRenderedFirstPagesMatchRenderedOnes) {
     const std::string filter = domain.empty() ? "" : "domain=" + domain + "&";
     const auto cached = call("GET", "/v1/tools?" + filter.substr(0, filter.size() - 1));
     const auto rendered = call("GET", "/v1/tools?" + filter + "limit=100");  // not cached
-    ASSERT_EQ(cached.status, 200) << cached.body;
-    ASSERT_EQ(rendered.status, 200) << rendered.body;
+    ASSERT_EQ(cached.status, 200) << cached.full_body();
+    ASSERT_EQ(rendered.status, 200) << rendered.full_body();
     const json::object cached_body = parse(cached), rendered_body = parse(rendered);
     const auto& a = cached_body.at("result").as_object();
     const auto& b = rendered_body.at("result").as_object();

@@ -1,0 +1,91 @@
+// http::write_response: the exact bytes of a response, and the same bytes when part of
+// the body is sent from where it lives (Response::body_prefix, response_parts).
+#include "http/response_writer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace toolcalc::http {
+namespace {
+
+std::string sent(const std::string& out, const api::Response& r, bool head) {
+  std::string all;
+  for (std::string_view part : response_parts(out, r, head)) all += part;
+  return all;
+}
+
+const api::HeaderBlock kCommon({{"Access-Control-Allow-Origin", "*"},
+                                {"Cache-Control", "no-store"}});
+
+api::Response example() {
+  api::Response r;
+  r.set_header("X-Request-ID", "req_1");
+  r.common_headers = &kCommon;
+  r.body = R"({"ok":true})";
+  return r;
+}
+
+TEST(ResponseWriter, WritesStatusHeadersCommonBlockLengthAndBody) {
+  std::string out;
+  write_response(out, example(), 11, true);
+  EXPECT_EQ(out,
+            "HTTP/1.1 200 OK\r\n"
+            "X-Request-ID: req_1\r\n"
+            "Access-Control-Allow-Origin: *\r\n"
+            "Cache-Control: no-store\r\n"
+            "Content-Type: application/json; charset=utf-8\r\n"
+            "Content-Length: 11\r\n"
+            "\r\n"
+            R"({"ok":true})");
+}
+
+TEST(ResponseWriter, HeaderLookupSeesTheCommonBlock) {
+  const api::Response r = example();
+  ASSERT_NE(r.header("Cache-Control"), nullptr);
+  EXPECT_EQ(*r.header("Cache-Control"), "no-store");
+  EXPECT_EQ(*r.header("X-Request-ID"), "req_1");
+  EXPECT_EQ(r.header("ETag"), nullptr);
+}
+
+// A shared prefix is not copied into `out`, and what goes on the wire is byte for byte
+// what the same body held whole would have sent.
+TEST(ResponseWriter, SharedPrefixIsSentUncopiedAndIdentical) {
+  const std::string shared = R"({"ok":true,"result":{"items":[]},"meta":{"request_id":")";
+  api::Response whole = example();
+  whole.body = shared + R"(req_1"}})";
+  api::Response split = example();
+  split.body_prefix = shared;
+  split.body = R"(req_1"}})";
+  ASSERT_EQ(split.full_body(), whole.body);
+  ASSERT_EQ(split.body_size(), whole.body.size());
+
+  std::string out_whole, out_split;
+  write_response(out_whole, whole, 11, true);
+  write_response(out_split, split, 11, true);
+  EXPECT_EQ(out_split.find("items"), std::string::npos);  // only the head was written
+  EXPECT_EQ(sent(out_split, split, false), out_whole);
+  const auto parts = response_parts(out_split, split, false);
+  EXPECT_EQ(parts[1].data(), shared.data());  // from where it lives
+
+  // HEAD: the head with GET's Content-Length, no body either way.
+  write_response(out_whole, whole, 11, true, true);
+  write_response(out_split, split, 11, true, true);
+  EXPECT_EQ(sent(out_split, split, true), out_whole);
+  EXPECT_NE(out_whole.find("Content-Length: " + std::to_string(whole.body.size()) + "\r\n"),
+            std::string::npos);
+  EXPECT_TRUE(out_whole.ends_with("\r\n\r\n"));
+}
+
+TEST(ResponseWriter, NoContentHasNoLengthAndHttp10KeepAliveIsSaid) {
+  api::Response r;
+  r.status = 204;
+  std::string out;
+  write_response(out, r, 10, true);
+  EXPECT_EQ(out, "HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\n\r\n");
+  write_response(out, r, 11, false);
+  EXPECT_EQ(out, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
+}
+
+}  // namespace
+}  // namespace toolcalc::http
