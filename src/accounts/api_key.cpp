@@ -20,8 +20,17 @@ constexpr std::string_view kBase62 =
 // Bytes at or above 248 (= 4 × 62) are rejected, so `byte % 62` is uniform.
 constexpr unsigned kAcceptBelow = 256 - 256 % 62;
 
+// One table lookup per character (is_well_formed_key runs on every request with a key).
+constexpr std::array<bool, 256> kIsBase62 = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<size_t>(c)] =
+        (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  return t;
+}();
+
 bool is_base62(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  return kIsBase62[static_cast<unsigned char>(c)];
 }
 
 bool is_space(char c) {

@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <stdexcept>
@@ -39,19 +40,30 @@ thread_local RandomBuffer random_buffer;
 }  // namespace
 
 void append_random_base62(std::string& out, size_t count) {
+  char chars[32];
   while (count > 0) {
-    const uint8_t b = random_buffer.next();
-    if (b >= 248) continue;  // 248 = 4·62: reject so every character is equally likely
-    out += kBase62[b % 62];
-    --count;
+    const size_t n = std::min(count, sizeof chars);
+    size_t made = 0;
+    while (made < n) {
+      // The low 6 bits of a uniform byte are uniform over 0..63; 62 and 63 are rejected
+      // so that every character is equally likely.
+      const uint8_t v = random_buffer.next() & 63;
+      if (v < 62) chars[made++] = kBase62[v];
+    }
+    out.append(chars, n);  // one append, not one per character
+    count -= n;
   }
+}
+
+void assign_request_id(std::string& id) {
+  id.assign("req_");
+  append_random_base62(id, 24);
 }
 
 std::string new_request_id() {
   std::string id;
   id.reserve(28);
-  id += "req_";
-  append_random_base62(id, 24);
+  assign_request_id(id);
   return id;
 }
 

@@ -39,9 +39,22 @@ struct Response {
   std::string_view body_prefix;
   std::string body;
   std::string_view content_type = "application/json; charset=utf-8";  // static storage
-  // For the access log (never a key, a hash or a body).
+  // Sent as the X-Request-ID header (first, when set) and written to the access log.
   std::string request_id;
-  std::string key_prefix;
+  std::string key_prefix;  // for the access log (never a key, a hash or a body)
+
+  // Back to a fresh response, keeping the capacity of its strings and header list: a
+  // connection reuses one Response for all its requests.
+  void clear() {
+    status = 200;
+    headers.clear();
+    common_headers = nullptr;
+    body_prefix = {};
+    body.clear();
+    content_type = "application/json; charset=utf-8";
+    request_id.clear();
+    key_prefix.clear();
+  }
 
   std::size_t body_size() const { return body_prefix.size() + body.size(); }
   std::string full_body() const {
@@ -56,6 +69,7 @@ struct Response {
     headers.emplace_back(name, std::move(value));
   }
   const std::string* header(std::string_view name) const {
+    if (name == "X-Request-ID" && !request_id.empty()) return &request_id;
     for (const auto& [n, v] : headers)
       if (n == name) return &v;
     if (common_headers)

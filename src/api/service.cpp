@@ -46,6 +46,13 @@ namespace {
 
 std::string to_string(int64_t v) { return std::to_string(v); }
 
+// std::to_string without its locale-independent sizing pass: to_chars into the string.
+std::string decimal_text(int64_t v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
 // The headers of every response after the per-request ones (Service::finish).
 HeaderBlock common_headers(std::string_view cache_control) {
   return HeaderBlock({{"Access-Control-Allow-Origin", "*"},
@@ -114,7 +121,7 @@ Response Service::handle(const Request& request) {
 }
 
 void Service::handle(const Request& request, Response& res) {
-  res.request_id = new_request_id();
+  assign_request_id(res.request_id);
   Context ctx(request, res, match_route(request.target, options_.base_path));
   guarded(ctx, [&] {
     if (!authenticate(ctx)) return;
@@ -131,7 +138,7 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
     handle(request, res);
     return true;
   }
-  res.request_id = new_request_id();
+  assign_request_id(res.request_id);
   auto ctx =
       std::make_shared<Context>(request, res, match_route(request.target, options_.base_path));
   bool pending = false;
@@ -180,7 +187,7 @@ void Service::store_unavailable(Context& ctx) {
 
 Response Service::transport_error(const ApiError& error, std::string_view peer_ip) {
   Response res;
-  res.request_id = new_request_id();
+  assign_request_id(res.request_id);
   Request req;
   req.peer_ip = peer_ip;
   Context ctx(req, res, {});
@@ -194,12 +201,12 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
 
 void Service::finish(Context& ctx) {
   Response& res = ctx.res;
-  res.set_header("X-Request-ID", res.request_id);
+  // X-Request-ID is res.request_id itself (written first by the transport).
   res.set_header("X-Tool-Version", ctx.tool ? ctx.tool->version : options_.version);
   if (ctx.rate_known) {
-    res.set_header("X-RateLimit-Limit", to_string(ctx.rate.limit));
-    res.set_header("X-RateLimit-Remaining", to_string(std::max<int64_t>(0, ctx.rate.remaining)));
-    res.set_header("X-RateLimit-Reset", to_string(ctx.rate.reset_epoch_s));
+    res.set_header("X-RateLimit-Limit", decimal_text(ctx.rate.limit));
+    res.set_header("X-RateLimit-Remaining", decimal_text(std::max<int64_t>(0, ctx.rate.remaining)));
+    res.set_header("X-RateLimit-Reset", decimal_text(ctx.rate.reset_epoch_s));
   }
   // API answers are never cached; the playground's files are, but revalidated (ETag).
   res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
@@ -374,7 +381,7 @@ void Service::execute(Context& ctx) {
                      "send the inputs as a JSON object with Content-Type: application/json", {}});
 
   std::string& body = ctx.res.body;
-  body.reserve(512);
+  body.reserve(1024);  // the envelope of any tool's result (kept when the Response is reused)
   body += registered.execute_prefix_json;
   accounts::QuotaReservation quota;
   ApiError error;

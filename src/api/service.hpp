@@ -39,9 +39,9 @@ class Service {
           ServiceOptions options);
 
   Response handle(const Request& request);
-  // handle() for a transport running an event loop. When the request's rate step goes to
-  // a shared store that answers asynchronously (AccessControl::start_rate_step), returns
-  // false at once and fills `res` later, on this thread, then calls `done`; the caller
+  // handle() for a transport running an event loop; `res` is new or clear()ed. When the request's
+  // rate step goes to a shared store that answers asynchronously (AccessControl::start_rate_step),
+  // returns false at once and fills `res` later, on this thread, then calls `done`; the caller
   // keeps `request` and `res` alive until then. Otherwise fills `res` and returns true
   // without calling `done`.
   bool handle_async(const Request& request, Response& res, std::function<void()> done);
@@ -56,7 +56,7 @@ class Service {
 
  private:
   using Context = ServiceContext;
-  void handle(const Request& request, Response& res);  // `res` freshly constructed
+  void handle(const Request& request, Response& res);  // `res` new or clear()ed
   // Runs `step` on the request; a store outage or an exception becomes its error answer.
   template <typename Step>
   void guarded(Context& ctx, Step&& step);

@@ -21,23 +21,47 @@ struct BodyHandler {
   int depth = 0;  // 1 inside the top-level object
   bool top_is_object = false;
   bool in_object_member = false;  // depth ≥ 2 inside a top-level member's object
-  std::string key;
+  // Top-level members filled so far: out->members is reused from the request before
+  // (thread_local in execute.cpp), so its elements keep their strings' capacity.
+  std::size_t used = 0;
+  BodyMember* current = nullptr;  // the member whose key came last
+  std::string key;                // a key that arrived in parts (rare)
   std::string text;
   std::string number_text;
   std::string duplicate_key;
 
-  bool recording() const { return depth == 1 || (depth == 2 && in_object_member); }
-  // Where the next value goes: the top-level list, or the open object member's fields
-  // (stable while that object is open: no top-level member is added meanwhile).
-  std::vector<BodyMember>& sink() { return depth == 1 ? out->members : out->members.back().fields; }
+  // Inside the top-level object (a top-level array's items have no key and are not kept).
+  bool recording() const {
+    return top_is_object && (depth == 1 || (depth == 2 && in_object_member));
+  }
+  BodyMember& open_object_member() { return out->members[used - 1]; }
+
+  // A key opens the member its value fills: a reused or new top-level one, or a field of
+  // the open object member (stable while that object is open).
+  void claim_member(std::string_view name) {
+    if (depth == 1) {
+      for (std::size_t i = 0; i < used && duplicate_key.empty(); ++i)
+        if (out->members[i].key == name) duplicate_key = name;
+      if (used < out->members.size()) {
+        current = &out->members[used];
+        current->reset();
+      } else {
+        current = &out->members.emplace_back();
+      }
+      ++used;
+    } else {
+      BodyMember& parent = open_object_member();
+      for (const auto& f : parent.fields)
+        if (duplicate_key.empty() && f.key == name)
+          duplicate_key = parent.key + "." + std::string(name);
+      current = &parent.fields.emplace_back();
+    }
+    current->key.assign(name);
+  }
 
   BodyMember& begin_member(BodyMember::Kind kind) {
-    auto& members = sink();
-    BodyMember& m = members.emplace_back();
-    m.key = std::move(key);
-    key.clear();
-    m.kind = kind;
-    return m;
+    current->kind = kind;
+    return *current;
   }
 
   bool on_document_begin(json::error_code&) { return true; }
@@ -71,9 +95,14 @@ struct BodyHandler {
   }
   bool on_string(json::string_view s, std::size_t, json::error_code&) {
     if (recording()) {
-      text.append(s.data(), s.size());
-      begin_member(BodyMember::Kind::String).text = std::move(text);
-      text.clear();
+      BodyMember& m = begin_member(BodyMember::Kind::String);
+      if (text.empty()) {
+        m.text.assign(s.data(), s.size());
+      } else {
+        text.append(s.data(), s.size());
+        m.text.assign(text);
+        text.clear();
+      }
     }
     return true;
   }
@@ -83,10 +112,13 @@ struct BodyHandler {
   }
   bool on_key(json::string_view s, std::size_t, json::error_code&) {
     if (recording()) {
-      key.append(s.data(), s.size());
-      if (duplicate_key.empty())
-        for (const auto& m : sink())
-          if (m.key == key) duplicate_key = depth == 1 ? key : out->members.back().key + "." + key;
+      if (key.empty()) {
+        claim_member({s.data(), s.size()});
+      } else {
+        key.append(s.data(), s.size());
+        claim_member(key);
+        key.clear();
+      }
     }
     return true;
   }
@@ -154,8 +186,8 @@ const char* kind_name(BodyMember::Kind kind) {
 }
 
 bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error) {
-  parsed.members.clear();
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    parsed.members.clear();
     error = invalid_json("request body is empty; send a JSON object of the tool's inputs");
     return false;
   }
@@ -163,6 +195,7 @@ bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error) {
   parser.handler().out = &parsed;
   json::error_code ec;
   const std::size_t used = parser.write_some(false, body.data(), body.size(), ec);
+  parsed.members.resize(parser.handler().used);  // members of an earlier body go
   if (ec) {
     error = invalid_json(std::string("malformed JSON at byte ") + std::to_string(used) + ": " +
                          ec.message());

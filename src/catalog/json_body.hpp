@@ -26,6 +26,18 @@ struct BodyMember {
   // Object at the top level: its members, in request order (their own `fields` stay
   // empty). Empty, and never allocated, for every other member.
   std::vector<BodyMember> fields;
+
+  // Empty again, keeping the capacity of key and text (parse_body reuses members).
+  void reset() {
+    key.clear();
+    kind = Kind::Null;
+    boolean = false;
+    int_value = 0;
+    uint_value = 0;
+    double_value = 0;
+    text.clear();
+    fields.clear();
+  }
 };
 
 struct ParsedBody {

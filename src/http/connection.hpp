@@ -11,11 +11,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <chrono>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "api/service.hpp"
 #include "http/request_parser.hpp"
@@ -103,6 +105,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   beast::flat_buffer buffer;
   std::string out;   // serialised responses; keeps its capacity across requests
   RequestHead head;  // the parsed request; keeps its capacities across requests
+  api::Response response;                 // the answer; keeps its capacities across requests
   std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
 
   for (;;) {
@@ -187,7 +190,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     }
 
     const api::Request request = to_api_request(head, state.peer_ip);
-    api::Response response;
+    response.clear();
     // A request whose counting waits on a shared store resumes when its reply arrives
     // (Service::handle_async): the thread serves other connections meanwhile.
     bool answered = false;
@@ -204,16 +207,23 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
     const bool head_only = head.method == "HEAD";
     write_response(out, response, head.version, keep_alive, head_only);
-    state.set_deadline(o.write_timeout_s);
-    // One gathered write (one sendmsg): the head, then a shared body prefix from where it
-    // lives (no copy of a 7.5 KB listing per request), then the rest of the body.
+    // The head, then a shared body prefix from where it lives (no copy of a 7.5 KB listing
+    // per request), then the rest of the body: one gathered write, one sendmsg.
     const auto parts = response_parts(out, response, head_only);
     const std::array<net::const_buffer, 3> buffers{net::buffer(parts[0]), net::buffer(parts[1]),
                                                    net::buffer(parts[2])};
-    auto [wec, wn] = parts[1].empty()
-                         ? co_await net::async_write(stream, net::buffer(out), use_tuple)
-                         : co_await net::async_write(stream, buffers, use_tuple);
-    (void)wn;
+    // A response almost always fits the socket's send buffer: send it now, without
+    // suspending the coroutine (the socket is non-blocking, session.cpp); only what does
+    // not fit waits on an async_write, under the write timeout.
+    beast::error_code wec;
+    const std::size_t sent = stream.write_some(buffers, wec);
+    if (wec == net::error::would_block || wec == net::error::try_again) wec = {};
+    if (!wec && sent < net::buffer_size(buffers)) {
+      beast::buffers_suffix<std::array<net::const_buffer, 3>> rest(buffers);
+      rest.consume(sent);
+      state.set_deadline(o.write_timeout_s);
+      std::tie(wec, std::ignore) = co_await net::async_write(stream, rest, use_tuple);
+    }
     if (wec || !keep_alive) break;
   }
 }

@@ -44,6 +44,11 @@ void write_response(std::string& out, const api::Response& response, unsigned ve
   out += ' ';
   out += reason(response.status);
   out += "\r\n";
+  if (!response.request_id.empty()) {
+    out += "X-Request-ID: ";
+    out += response.request_id;
+    out += "\r\n";
+  }
   for (const auto& [name, value] : response.headers) {
     out += name;
     out += ": ";

@@ -33,6 +33,7 @@ std::string peer_address(tcp::socket& socket) {
 net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket socket) {
   beast::error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
+  socket.non_blocking(true, ec);  // connection.hpp writes a response at once when it fits
   ConnectionState state{shared.service, shared.options, shared.stopping, peer_address(socket)};
   SessionHandle handle{&socket, &state.idle, &state.deadline_ns};
   Registration registration(worker, &handle, shared);

@@ -177,6 +177,40 @@ TEST(ParseBody, RejectsWhatIsNotOneObject) {
   }
 }
 
+// parse_body reuses the members of the body parsed before (execute.cpp keeps one
+// ParsedBody per thread): nothing of an earlier body may show through.
+TEST(ParseBody, ReusedParsedBodyHoldsOnlyTheLatestBody) {
+  ParsedBody parsed;
+  ApiError error;
+  ASSERT_TRUE(parse_body(R"({"a_rather_long_key_name":"a long string value here","n":1.5,)"
+                         R"("flag":true})",
+                         parsed, error));
+  ASSERT_EQ(parsed.members.size(), 3u);
+  ASSERT_TRUE(parse_body(R"({"inputs":{"x":2,"y_is_a_long_name":"s"},"k":null})", parsed, error));
+  ASSERT_EQ(parsed.members.size(), 2u);
+  EXPECT_EQ(parsed.members[0].key, "inputs");
+  EXPECT_EQ(parsed.members[0].kind, BodyMember::Kind::Object);
+  EXPECT_TRUE(parsed.members[0].text.empty());
+  ASSERT_EQ(parsed.members[0].fields.size(), 2u);
+  EXPECT_EQ(parsed.members[0].fields[1].key, "y_is_a_long_name");
+  EXPECT_EQ(parsed.members[0].fields[1].text, "s");
+  EXPECT_EQ(parsed.members[1].key, "k");
+  EXPECT_EQ(parsed.members[1].kind, BodyMember::Kind::Null);
+  EXPECT_FALSE(parsed.members[1].boolean);
+  ASSERT_TRUE(parse_body(R"({"n":3,"a_rather_long_key_name":"v"})", parsed, error));
+  ASSERT_EQ(parsed.members.size(), 2u);
+  EXPECT_EQ(parsed.members[0].key, "n");
+  EXPECT_EQ(parsed.members[0].kind, BodyMember::Kind::Int);
+  EXPECT_EQ(parsed.members[0].int_value, 3);
+  EXPECT_TRUE(parsed.members[0].fields.empty());
+  EXPECT_EQ(parsed.members[1].key, "a_rather_long_key_name");
+  EXPECT_EQ(parsed.members[1].text, "v");
+  // A failed parse leaves no member of the one before behind either.
+  EXPECT_FALSE(parse_body(R"({"n":1,"n":2})", parsed, error));
+  EXPECT_FALSE(parse_body("[1,2]", parsed, error));
+  EXPECT_TRUE(parsed.members.empty());
+}
+
 TEST(ParseBody, RejectsDuplicateKeys) {
   ParsedBody parsed;
   ApiError error;
