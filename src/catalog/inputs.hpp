@@ -31,6 +31,7 @@ class Inputs {
   const InputValue& find(std::string_view key) const;
   // Inline room for the inputs of a typical tool: no allocation per request.
   boost::container::small_vector<Entry, 8> entries_;
+  mutable size_t next_ = 0;  // where find() looks first (one thread reads an Inputs)
 };
 
 // A tool's refusal to compute a result for inputs that are valid one by one but

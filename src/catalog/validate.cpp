@@ -1,6 +1,7 @@
 #include "catalog/validate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/decimal.hpp"
@@ -105,10 +106,21 @@ std::string closest_key(std::string_view unknown, const ToolDescriptor& tool) {
 
 bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs& inputs,
                      ApiError& error) {
+  // Each input's member, found in one pass: clients mostly send the inputs in the
+  // descriptor's order, so the input at the member's own index is tried first.
+  constexpr size_t kIndexed = 32;
+  std::array<const BodyMember*, kIndexed> member_of{};
+  const bool indexed = tool.inputs.size() <= kIndexed;
   // Unknown keys first: a typo must never fall back to a default silently.
-  for (const auto& m : body.members) {
-    const bool known = std::any_of(tool.inputs.begin(), tool.inputs.end(),
-                                   [&](const InputDescriptor& in) { return in.key == m.key; });
+  for (size_t j = 0; j < body.members.size(); ++j) {
+    const BodyMember& m = body.members[j];
+    size_t i = j;
+    if (i >= tool.inputs.size() || tool.inputs[i].key != m.key) {
+      i = 0;
+      while (i < tool.inputs.size() && tool.inputs[i].key != m.key) ++i;
+    }
+    const bool known = i < tool.inputs.size();
+    if (known && indexed) member_of[i] = &m;
     if (known) continue;
     std::string msg = "unknown input '" + m.key + "'";
     const std::string suggestion = closest_key(m.key, tool);
@@ -117,8 +129,9 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
     return false;
   }
 
-  for (const auto& in : tool.inputs) {
-    const BodyMember* m = find_member(body, in.key);
+  for (size_t i = 0; i < tool.inputs.size(); ++i) {
+    const InputDescriptor& in = tool.inputs[i];
+    const BodyMember* m = indexed ? member_of[i] : find_member(body, in.key);
     if (m == nullptr) {  // explicit null is a wrong type, not "use the default"
       if (in.required) {
         error = validation_error(in.key, in.key + " is required");

@@ -6,8 +6,14 @@
 namespace toolcalc::catalog {
 
 const InputValue& Inputs::find(std::string_view key) const {
-  for (const auto& e : entries_)
-    if (e.key == key) return e.value;
+  // Tools mostly read their inputs in descriptor order: try the entry after the last one
+  // found before comparing keys from the start.
+  if (next_ < entries_.size() && entries_[next_].key == key) return entries_[next_++].value;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].key == key) {
+      next_ = i + 1;
+      return entries_[i].value;
+    }
   throw std::logic_error("tool read unknown input '" + std::string(key) + "'");
 }
 

@@ -20,6 +20,7 @@
 #include <tuple>
 
 #include "api/service.hpp"
+#include "core/clock.hpp"
 #include "http/request_parser.hpp"
 #include "http/response_writer.hpp"
 #include "http/server.hpp"
@@ -42,11 +43,10 @@ struct ConnectionState {
   // in-memory stream of the HTTP fuzzer has no sweeper.
   int64_t deadline_ns = 0;
 
+  // On the coarse monotonic clock (core/clock.hpp), as the sweep reads it: timeouts are
+  // whole seconds and the sweep runs every 100 ms.
   void set_deadline(int seconds) {
-    deadline_ns =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(
-            (std::chrono::steady_clock::now() + std::chrono::seconds(seconds)).time_since_epoch())
-            .count();
+    deadline_ns = coarse_monotonic_ns() + static_cast<int64_t>(seconds) * 1'000'000'000;
   }
 };
 

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "core/event_loop.hpp"
 #include "http/worker.hpp"
 
@@ -59,9 +60,7 @@ struct Server::Impl {
       timer.expires_after(kDeadlineSweepInterval);
       co_await timer.async_wait(net::as_tuple(net::use_awaitable));
       if (shared.stopping.load() && worker.sessions.empty()) co_return;
-      const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::steady_clock::now().time_since_epoch())
-                              .count();
+      const int64_t now = coarse_monotonic_ns();  // the clock of ConnectionState::set_deadline
       boost::system::error_code ec;
       for (SessionHandle* s : worker.sessions)
         if (*s->deadline_ns != 0 && now >= *s->deadline_ns) s->socket->cancel(ec);
