@@ -11,9 +11,9 @@ Phases (environment variables, defaults in brackets):
      400 or more and every socket error itself (no Lua per response: see bench/request.lua);
      then BENCH_CHECK_SECONDS [2] s more per server and concurrency check in Lua that every
      status is exactly 200 (0 skips these).
-  2. memory: toolcalc's VmRSS/VmHWM after every run; then (BENCH_LONG [1]) execute runs at
-     64 connections until it has served BENCH_LONG_REQUESTS [500000] more, sampling at the
-     half and at the end: the two halves of the same load must match (flat), and the peak
+  2. memory: toolcalc's VmRSS/VmHWM after every run; then (BENCH_LONG [1]) two execute
+     runs at 64 connections of exactly BENCH_LONG_REQUESTS [500000] / 2 responses each,
+     RSS read after each: the two halves of the same load must match (flat), and the peak
      is read after well over 1,000,000 requests in all.
   3. profile (BENCH_PROFILE [1]): `perf record -e cpu-clock --call-graph dwarf` of each
      server during a BENCH_PROFILE_SECONDS [5] s execute run at 64 connections; time split
@@ -1009,17 +1009,14 @@ def run(report, build_dir, binary, work):
     targets(report, s)
 
     if LONG:
+        # Two runs of exactly LONG_REQUESTS / 2 responses each (wrk stops itself: the
+        # count needs the Lua callback, so these runs also check every status), RSS read
+        # after each: the second half must leave it where the first did.
         report.note(f"long run: {LONG_REQUESTS:,} execute requests at 64 connections")
-        start_served = tc.served
-        half_done = False
-        chunk = 0
-        while tc.served - start_served < LONG_REQUESTS:
-            chunk += 1
-            s.results[("long run", chunk, "toolcalc")] = run_wrk(tc, ENDPOINTS[0], 64, SECONDS, key)
-            if not half_done and tc.served - start_served >= LONG_REQUESTS // 2:
-                s.sample_rss("long run, half")
-                half_done = True
-        s.sample_rss("long run, end")
+        for label in ("long run, half", "long run, end"):
+            s.results[(label, 64, "toolcalc")] = run_wrk(
+                tc, ENDPOINTS[0], 64, max(60, SECONDS), key, max_requests=LONG_REQUESTS // 2)
+            s.sample_rss(label)
 
     memory(report, s, tc)
 
