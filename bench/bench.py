@@ -490,13 +490,14 @@ class LoadSession:
                         server, ep, conns, CHECK_SECONDS, self.key, self.wrk_threads,
                         check_each=True)
 
+    def status_runs(self, ep_name, conns, server_name):
+        """(key, result) of the timed run (wrk's count of statuses >= 400, socket errors)
+        and, if made, of the run that checked every status."""
+        keys = ((ep_name, conns, server_name), (ep_name, conns, server_name, "each"))
+        return [(k, self.results[k]) for k in keys if k in self.results]
+
     def all_200(self, ep_name, conns, server_name):
-        """The timed run (wrk's count of statuses >= 400, socket errors) and, if made, the
-        run that checked every status."""
-        runs = [self.results[(ep_name, conns, server_name)]]
-        runs += [self.results[k] for k in [(ep_name, conns, server_name, "each")]
-                 if k in self.results]
-        return all(r["all_200"] for r in runs)
+        return all(r["all_200"] for _, r in self.status_runs(ep_name, conns, server_name))
 
     def print_table(self, ep, conns_list, seconds, label):
         rep = self.report
@@ -525,9 +526,8 @@ class LoadSession:
             rep.line("   " + l)
         for c in conns_list:
             for s in ("toolcalc", "nginx"):
-                for key in ((ep.name, c, s), (ep.name, c, s, "each")):
-                    r = self.results.get(key)
-                    if r and not r["all_200"]:
+                for key, r in self.status_runs(ep.name, c, s):
+                    if not r["all_200"]:
                         rep.line(f"   !! {s} c{c}{' (each checked)' if len(key) > 3 else ''}: "
                                  f"{int(r['non200'])} non-200 of {int(r['requests'])}, socket "
                                  f"errors {int(r['errors'])}, first: {r['first_non200']}")

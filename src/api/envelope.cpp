@@ -28,12 +28,9 @@ std::string result_body(std::string_view result_json, std::string_view request_i
 }
 
 std::string result_body_prefix(std::string_view result_json) {
-  std::string s;
-  s.reserve(64 + result_json.size());
-  JsonWriter w(s);
-  w.begin_object().field("ok", true).key("result").raw(result_json);
-  w.key("meta").begin_object().key("request_id");
-  s += '"';
+  // result_body with an empty id ends in `"request_id":""}}`: drop its suffix.
+  std::string s = result_body(result_json, {});
+  s.resize(s.size() - result_body_suffix.size());
   return s;
 }
 

@@ -1,7 +1,7 @@
 #include "catalog/validate.hpp"
 
 #include <algorithm>
-#include <array>
+#include <boost/container/small_vector.hpp>
 #include <cmath>
 
 #include "core/decimal.hpp"
@@ -29,12 +29,6 @@ std::string bound_text(double v) {
   std::string s;
   append_shortest(s, v);
   return s;
-}
-
-const BodyMember* find_member(const ParsedBody& body, std::string_view key) {
-  for (const auto& m : body.members)
-    if (m.key == key) return &m;
-  return nullptr;
 }
 
 // Reads a JSON number member as a double; false when it is not a number.
@@ -108,9 +102,7 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
                      ApiError& error) {
   // Each input's member, found in one pass: clients mostly send the inputs in the
   // descriptor's order, so the input at the member's own index is tried first.
-  constexpr size_t kIndexed = 32;
-  std::array<const BodyMember*, kIndexed> member_of{};
-  const bool indexed = tool.inputs.size() <= kIndexed;
+  boost::container::small_vector<const BodyMember*, 16> member_of(tool.inputs.size(), nullptr);
   // Unknown keys first: a typo must never fall back to a default silently.
   for (size_t j = 0; j < body.members.size(); ++j) {
     const BodyMember& m = body.members[j];
@@ -119,9 +111,10 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
       i = 0;
       while (i < tool.inputs.size() && tool.inputs[i].key != m.key) ++i;
     }
-    const bool known = i < tool.inputs.size();
-    if (known && indexed) member_of[i] = &m;
-    if (known) continue;
+    if (i < tool.inputs.size()) {
+      member_of[i] = &m;
+      continue;
+    }
     std::string msg = "unknown input '" + m.key + "'";
     const std::string suggestion = closest_key(m.key, tool);
     if (!suggestion.empty()) msg += "; did you mean '" + suggestion + "'?";
@@ -131,7 +124,7 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
 
   for (size_t i = 0; i < tool.inputs.size(); ++i) {
     const InputDescriptor& in = tool.inputs[i];
-    const BodyMember* m = indexed ? member_of[i] : find_member(body, in.key);
+    const BodyMember* m = member_of[i];
     if (m == nullptr) {  // explicit null is a wrong type, not "use the default"
       if (in.required) {
         error = validation_error(in.key, in.key + " is required");
