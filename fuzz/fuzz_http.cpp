@@ -15,6 +15,9 @@
 //   - no response is a 5xx (a 500 is an exception escaping a handler: a defect);
 //   - every response body and every access-log line is strict JSON with plain numbers
 //     (the playground's files: their own content type, with the CSP header);
+//   - when the common-request parser (http/common_request.hpp) accepts the input's first
+//     request, Beast's parser parses it identically (tests/unit/http/
+//     common_request_reference.hpp);
 //   - the same bytes delivered in small reads (13 bytes at a time) give the same statuses
 //     and error codes as when delivered at once: request framing must not depend on TCP
 //     segmentation (apart from the final transport error, see without_final_transport_error).
@@ -40,6 +43,7 @@
 #include "accounts/plans.hpp"
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
+#include "common_request_reference.hpp"
 #include "fuzz_support.hpp"
 #include "http/connection.hpp"
 #include "store/account_store.hpp"
@@ -239,6 +243,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // FUZZ_HTTP_DEBUG=1 prints what the server wrote (triage of a saved input).
   static const bool debug = std::getenv("FUZZ_HTTP_DEBUG") != nullptr;
+  if (const auto fast = http::reference::fast(input)) {
+    const auto beast = http::reference::beast(input);
+    if (!beast) fuzz::fail("the common-request parser accepted what Beast refuses", input);
+    if (const std::string d = http::reference::difference(*fast, *beast); !d.empty())
+      fuzz::fail("the common-request parser and Beast differ in " + d, input);
+  }
   const std::string out_whole = serve(input, 0);
   const std::vector<std::string> whole = check_responses(out_whole);
   check_access_log();

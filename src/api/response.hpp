@@ -1,4 +1,7 @@
 #pragma once
+#include <charconv>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,10 +27,23 @@ struct HeaderBlock {
   std::string lines;  // "Name: value\r\n" for each, in order
 };
 
+// The X-RateLimit-* values of a response, kept as numbers: the transport writes them
+// straight into the head (http::write_response), with no string per header.
+struct RateLimitHeaders {
+  int64_t limit = 0;
+  int64_t remaining = 0;  // never negative
+  int64_t reset_epoch_s = 0;
+};
+
 struct Response {
   Response() { headers.reserve(8); }  // one allocation for every header a response has
 
   int status = 200;
+  // Written by the transport first, in this order: X-Request-ID (request_id),
+  // X-Tool-Version (tool_version: the tool's or the service's version, which live as long
+  // as the Service) and X-RateLimit-Limit/-Remaining/-Reset (rate); then `headers`.
+  std::string_view tool_version;
+  std::optional<RateLimitHeaders> rate;
   // Header names are string literals (static storage): no allocation per name. Sent in
   // order, then common_headers.
   std::vector<Header> headers;
@@ -47,6 +63,8 @@ struct Response {
   // connection reuses one Response for all its requests.
   void clear() {
     status = 200;
+    tool_version = {};
+    rate.reset();
     headers.clear();
     common_headers = nullptr;
     body_prefix = {};
@@ -68,14 +86,27 @@ struct Response {
   void set_header(std::string_view name, std::string value) {
     headers.emplace_back(name, std::move(value));
   }
-  const std::string* header(std::string_view name) const {
-    if (name == "X-Request-ID" && !request_id.empty()) return &request_id;
+  // The value of header `name` as it is sent (for tests and in-process callers).
+  std::optional<std::string> header(std::string_view name) const {
+    if (name == "X-Request-ID" && !request_id.empty()) return request_id;
+    if (name == "X-Tool-Version" && !tool_version.empty()) return std::string(tool_version);
+    if (rate) {
+      if (name == "X-RateLimit-Limit") return decimal(rate->limit);
+      if (name == "X-RateLimit-Remaining") return decimal(rate->remaining);
+      if (name == "X-RateLimit-Reset") return decimal(rate->reset_epoch_s);
+    }
     for (const auto& [n, v] : headers)
-      if (n == name) return &v;
+      if (n == name) return v;
     if (common_headers)
       for (const auto& [n, v] : common_headers->headers)
-        if (n == name) return &v;
-    return nullptr;
+        if (n == name) return v;
+    return std::nullopt;
+  }
+
+ private:
+  static std::string decimal(int64_t v) {
+    char buf[24];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
   }
 };
 

@@ -36,6 +36,7 @@ bool iequals(std::string_view a, std::string_view b) {
 // application/json, optionally with parameters (charset=utf-8). The media type is
 // case-insensitive (RFC 9110 §8.3.1).
 bool is_json_media_type(std::string_view content_type) {
+  if (content_type == "application/json") return true;  // what clients almost always send
   std::string_view type = content_type.substr(0, content_type.find(';'));
   while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
   while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
@@ -200,12 +201,10 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
 void Service::finish(Context& ctx) {
   Response& res = ctx.res;
   // X-Request-ID is res.request_id itself (written first by the transport).
-  res.set_header("X-Tool-Version", ctx.tool ? ctx.tool->version : options_.version);
-  if (ctx.rate_known) {
-    res.set_header("X-RateLimit-Limit", to_string(ctx.rate.limit));
-    res.set_header("X-RateLimit-Remaining", to_string(std::max<int64_t>(0, ctx.rate.remaining)));
-    res.set_header("X-RateLimit-Reset", to_string(ctx.rate.reset_epoch_s));
-  }
+  res.tool_version = ctx.tool ? std::string_view(ctx.tool->version) : options_.version;
+  if (ctx.rate_known)
+    res.rate = RateLimitHeaders{ctx.rate.limit, std::max<int64_t>(0, ctx.rate.remaining),
+                                ctx.rate.reset_epoch_s};
   // API answers are never cached; the playground's files are, but revalidated (ETag).
   res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
   res.key_prefix = ctx.caller.key_prefix;

@@ -34,30 +34,93 @@ Digits shortest_digits(double magnitude) {
   return d;
 }
 
-// Writes the integer n as a decimal with `places` digits after the point ("0.05" for
-// n = 5, places = 2), with a minus sign when `negative` and n != 0.
+// Writes the integer n as a decimal with `places` (0..15) digits after the point ("0.05"
+// for n = 5, places = 2), with a minus sign when `negative` and n != 0: composed in a
+// buffer and appended once.
 void append_scaled_integer(std::string& out, uint64_t n, int places, bool negative) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, n);
-  const int len = static_cast<int>(r.ptr - buf);
-  if (negative && n != 0) out += '-';
+  char digits[kMaxDecimalChars];
+  const int len = static_cast<int>(write_decimal(digits, n) - digits);
+  char text[48];  // sign, "0.", up to 15 zeros, 20 digits, the point
+  char* p = text;
+  if (negative && n != 0) *p++ = '-';
   if (len <= places) {
-    out += "0.";
-    out.append(static_cast<size_t>(places - len), '0');
-    out.append(buf, static_cast<size_t>(len));
+    *p++ = '0';
+    *p++ = '.';
+    for (int i = len; i < places; ++i) *p++ = '0';
+    std::memcpy(p, digits, static_cast<size_t>(len));
+    p += len;
   } else {
-    out.append(buf, static_cast<size_t>(len - places));
+    std::memcpy(p, digits, static_cast<size_t>(len - places));
+    p += len - places;
     if (places > 0) {
-      out += '.';
-      out.append(buf + len - places, static_cast<size_t>(places));
+      *p++ = '.';
+      std::memcpy(p, digits + len - places, static_cast<size_t>(places));
+      p += places;
     }
   }
+  out.append(text, static_cast<size_t>(p - text));
 }
 
 constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
 }  // namespace
+
+char* write_decimal(char* p, uint64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  // The digit count from the bit width (log10 2 ≈ 1233 / 4096), corrected by one
+  // comparison (Bit Twiddling Hacks, "Find integer log base 10 of an integer").
+  static constexpr uint64_t kPowersOf10[20] = {1ull,
+                                               10ull,
+                                               100ull,
+                                               1000ull,
+                                               10000ull,
+                                               100000ull,
+                                               1000000ull,
+                                               10000000ull,
+                                               100000000ull,
+                                               1000000000ull,
+                                               10000000000ull,
+                                               100000000000ull,
+                                               1000000000000ull,
+                                               10000000000000ull,
+                                               100000000000000ull,
+                                               1000000000000000ull,
+                                               10000000000000000ull,
+                                               100000000000000000ull,
+                                               1000000000000000000ull,
+                                               10000000000000000000ull};
+  // v | 1 has the digits of v (a power of ten is even) and counts 0 as one digit.
+  const uint64_t odd = v | 1;
+  const int bits = 64 - __builtin_clzll(odd);
+  const int log10_estimate = (bits * 1233) >> 12;  // floor(log10 v) or one more
+  const int len = log10_estimate - (odd < kPowersOf10[log10_estimate] ? 1 : 0) + 1;
+  char* end = p + len;
+  char* q = end;
+  while (v >= 100) {
+    const auto pair = static_cast<size_t>(v % 100) * 2;
+    v /= 100;
+    *--q = kPairs[pair + 1];
+    *--q = kPairs[pair];
+  }
+  if (v >= 10) {
+    *--q = kPairs[v * 2 + 1];
+    *--q = kPairs[v * 2];
+  } else {
+    *--q = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+char* write_decimal(char* p, int64_t v) {
+  if (v >= 0) return write_decimal(p, static_cast<uint64_t>(v));
+  *p++ = '-';
+  // The magnitude of INT64_MIN does not fit an int64_t; it does fit the unsigned type.
+  return write_decimal(p, 0 - static_cast<uint64_t>(v));
+}
 
 // Fast path. The rule rounds S, the shortest decimal that round-trips to `value`; S and
 // value differ by at most half an ulp of value. Rounding S and rounding value (to `places`

@@ -1,9 +1,17 @@
 #pragma once
 // Plain-decimal rendering of numbers at a fixed number of places (DESIGN.md: never
 // exponent notation, round once at the end, half away from zero).
+#include <cstdint>
 #include <string>
 
 namespace toolcalc {
+
+// Writes `v` in decimal at `p` (at most 20 characters for either type, with the sign) and
+// returns the end: two digits per step from a table, with the length found first, so it
+// is cheaper than std::to_chars on the response path (headers, integers, fixed decimals).
+char* write_decimal(char* p, uint64_t v);
+char* write_decimal(char* p, int64_t v);
+inline constexpr size_t kMaxDecimalChars = 20;
 
 // Appends `value` rounded to `places` decimals (0..15) to `out`, e.g. 343.33 → "343.3",
 // 1440.0 with 0 places → "1440". Rounding is applied to the shortest decimal that

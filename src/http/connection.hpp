@@ -21,6 +21,7 @@
 
 #include "api/service.hpp"
 #include "core/clock.hpp"
+#include "http/common_request.hpp"
 #include "http/request_parser.hpp"
 #include "http/response_writer.hpp"
 #include "http/server.hpp"
@@ -121,72 +122,86 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
     state.set_deadline(o.read_timeout_s);
 
     head.clear();
-    RequestParser parser(head);
-    parser.header_limit(static_cast<std::uint32_t>(o.header_limit));
-    parser.body_limit(o.body_limit);
-    // Beast 1.81 counts header_limit only against bytes not yet consumed (the request
-    // line is consumed on its own when the fields are incomplete): count the total here.
-    std::size_t header_bytes = 0;
-    beast::error_code ec;
-    bool closed = false;
-    while (!parser.is_done()) {
-      if (buffer.size() > 0) {
-        const bool header_was_done = parser.is_header_done();
-        const std::size_t used = parser.put(buffer.data(), ec);
-        buffer.consume(used);
-        if (ec == bhttp::error::need_more) ec = {};
-        if (ec) break;
-        if (!header_was_done) {
-          // Not eager yet: this put stopped at the end of the header at the latest.
-          header_bytes += used;
-          if (parser.is_header_done()) {
-            if (header_bytes > o.header_limit)
-              ec = bhttp::error::header_limit;
-            else if (transfer_encoding_refused(head, parser))
-              ec = bhttp::error::bad_transfer_encoding;
-            if (ec) break;
-            parser.eager(true);
-            if (parser.is_done()) break;
-            // Answer before reading the body: an oversized Content-Length was refused
-            // above, and a client waiting on "Expect: 100-continue" is told to send.
-            if (head.expect_continue) {
-              static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-              state.set_deadline(o.write_timeout_s);
-              auto [wec, wn] = co_await net::async_write(
-                  stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
-              (void)wn;
-              if (wec) {
-                closed = true;
-                break;
+    // The common request, whole in the buffer, is parsed by parse_common_request; any
+    // other goes through Beast's parser exactly as before (common_request.hpp).
+    bool keep_alive_requested = false;
+    const auto* bytes = static_cast<const char*>(buffer.data().data());
+    if (const CommonRequest common = parse_common_request(std::string_view(bytes, buffer.size()),
+                                                          o.header_limit, o.body_limit, head);
+        common.consumed > 0) {
+      buffer.consume(common.consumed);
+      keep_alive_requested = common.keep_alive;
+    } else {
+      head.clear();
+      RequestParser parser(head);
+      parser.header_limit(static_cast<std::uint32_t>(o.header_limit));
+      parser.body_limit(o.body_limit);
+      // Beast 1.81 counts header_limit only against bytes not yet consumed (the request
+      // line is consumed on its own when the fields are incomplete): count the total here.
+      std::size_t header_bytes = 0;
+      beast::error_code ec;
+      bool closed = false;
+      while (!parser.is_done()) {
+        if (buffer.size() > 0) {
+          const bool header_was_done = parser.is_header_done();
+          const std::size_t used = parser.put(buffer.data(), ec);
+          buffer.consume(used);
+          if (ec == bhttp::error::need_more) ec = {};
+          if (ec) break;
+          if (!header_was_done) {
+            // Not eager yet: this put stopped at the end of the header at the latest.
+            header_bytes += used;
+            if (parser.is_header_done()) {
+              if (header_bytes > o.header_limit)
+                ec = bhttp::error::header_limit;
+              else if (transfer_encoding_refused(head, parser))
+                ec = bhttp::error::bad_transfer_encoding;
+              if (ec) break;
+              parser.eager(true);
+              if (parser.is_done()) break;
+              // Answer before reading the body: an oversized Content-Length was refused
+              // above, and a client waiting on "Expect: 100-continue" is told to send.
+              if (head.expect_continue) {
+                static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+                state.set_deadline(o.write_timeout_s);
+                auto [wec, wn] = co_await net::async_write(
+                    stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
+                (void)wn;
+                if (wec) {
+                  closed = true;
+                  break;
+                }
               }
+              state.set_deadline(o.read_timeout_s);  // the body has its own read timeout
+              continue;                              // parse the body bytes already here
             }
-            state.set_deadline(o.read_timeout_s);  // the body has its own read timeout
-            continue;                              // parse the body bytes already here
+            if (header_bytes + buffer.size() >= o.header_limit) {
+              ec = bhttp::error::header_limit;
+              break;
+            }
           }
-          if (header_bytes + buffer.size() >= o.header_limit) {
-            ec = bhttp::error::header_limit;
-            break;
-          }
+          if (parser.is_done()) break;
         }
-        if (parser.is_done()) break;
+        auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
+        if (rec) {
+          closed = true;  // EOF, reset or a passed deadline: close without an answer
+          break;
+        }
+        buffer.commit(n);
       }
-      auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
-      if (rec) {
-        closed = true;  // EOF, reset or a passed deadline: close without an answer
+      if (closed) break;
+      if (ec) {
+        if (!is_protocol_error(ec)) break;
+        // Limits and malformed HTTP get an envelope, then the connection is closed: the
+        // rest of the stream cannot be trusted to be at a message boundary.
+        write_response(out,
+                       state.service.transport_error(transport_error_for(ec, o), state.peer_ip), 11,
+                       false);
+        state.set_deadline(o.write_timeout_s);
+        co_await net::async_write(stream, net::buffer(out), use_tuple);
         break;
       }
-      buffer.commit(n);
-    }
-    if (closed) break;
-    if (ec) {
-      if (!is_protocol_error(ec)) break;
-      // Limits and malformed HTTP get an envelope, then the connection is closed: the
-      // rest of the stream cannot be trusted to be at a message boundary.
-      write_response(out, state.service.transport_error(transport_error_for(ec, o), state.peer_ip),
-                     11, false);
-      state.set_deadline(o.write_timeout_s);
-      co_await net::async_write(stream, net::buffer(out), use_tuple);
-      break;
+      keep_alive_requested = parser.keep_alive();
     }
 
     const api::Request request = to_api_request(head, state.peer_ip);
@@ -204,7 +219,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
         co_await wake->async_wait(use_tuple);
       }
     }
-    const bool keep_alive = parser.keep_alive() && !state.stopping.load(std::memory_order_relaxed);
+    const bool keep_alive = keep_alive_requested && !state.stopping.load(std::memory_order_relaxed);
     const bool head_only = head.method == "HEAD";
     write_response(out, response, head.version, keep_alive, head_only);
     // The head, then a shared body prefix from where it lives (no copy of a 7.5 KB listing

@@ -12,59 +12,11 @@
 #include <string>
 #include <string_view>
 
-#include "api/request.hpp"
+#include "http/request_head.hpp"
 
 namespace toolcalc::http {
 
 namespace bhttp = boost::beast::http;
-
-struct RequestHead {
-  std::string method;
-  std::string target;
-  unsigned version = 11;  // 10 for HTTP/1.0
-  std::string content_type;
-  std::string authorization;
-  bool has_authorization = false;
-  std::string origin;
-  std::string mcp_protocol_version;
-  std::string if_none_match;
-  std::string transfer_encoding;
-  int transfer_encoding_fields = 0;
-  bool expect_continue = false;
-  std::string body;
-
-  // Empties every value and keeps every capacity.
-  void clear() {
-    method.clear();
-    target.clear();
-    version = 11;
-    content_type.clear();
-    authorization.clear();
-    has_authorization = false;
-    origin.clear();
-    mcp_protocol_version.clear();
-    if_none_match.clear();
-    transfer_encoding.clear();
-    transfer_encoding_fields = 0;
-    expect_continue = false;
-    body.clear();
-  }
-};
-
-// The API's view of a parsed request: views into `head`, valid while it is unchanged.
-inline api::Request to_api_request(const RequestHead& head, std::string_view peer_ip) {
-  api::Request request;
-  request.method = head.method;
-  request.target = head.target;
-  request.content_type = head.content_type;
-  if (head.has_authorization) request.authorization = std::string_view(head.authorization);
-  request.origin = head.origin;
-  request.mcp_protocol_version = head.mcp_protocol_version;
-  request.if_none_match = head.if_none_match;
-  request.body = head.body;
-  request.peer_ip = peer_ip;
-  return request;
-}
 
 class RequestParser final : public bhttp::basic_parser<true> {
  public:
@@ -88,33 +40,26 @@ class RequestParser final : public bhttp::basic_parser<true> {
   // Transfer-Encoding is counted, since more than one is refused by the connection.
   void on_field_impl(bhttp::field name, string_view name_string, string_view value,
                      error_code&) override {
+    const std::string_view v(value.data(), value.size());
     switch (name) {
       case bhttp::field::content_type:
-        if (head_.content_type.empty()) assign(head_.content_type, value);
-        break;
+        return record_field(head_, HeadField::ContentType, v);
       case bhttp::field::authorization:
-        if (!head_.has_authorization) {
-          assign(head_.authorization, value);
-          head_.has_authorization = true;
-        }
-        break;
+        return record_field(head_, HeadField::Authorization, v);
       case bhttp::field::origin:
-        if (head_.origin.empty()) assign(head_.origin, value);
-        break;
+        return record_field(head_, HeadField::Origin, v);
+      case bhttp::field::if_none_match:
+        return record_field(head_, HeadField::IfNoneMatch, v);
       case bhttp::field::transfer_encoding:
         assign(head_.transfer_encoding, value);
         ++head_.transfer_encoding_fields;
-        break;
-      case bhttp::field::if_none_match:
-        if (head_.if_none_match.empty()) assign(head_.if_none_match, value);
         break;
       case bhttp::field::expect:
         head_.expect_continue = boost::beast::iequals(value, "100-continue");
         break;
       case bhttp::field::unknown:
-        if (head_.mcp_protocol_version.empty() &&
-            boost::beast::iequals(name_string, "MCP-Protocol-Version"))
-          assign(head_.mcp_protocol_version, value);
+        if (boost::beast::iequals(name_string, "MCP-Protocol-Version"))
+          record_field(head_, HeadField::McpProtocolVersion, v);
         break;
       default:
         break;

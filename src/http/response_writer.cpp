@@ -1,7 +1,10 @@
 #include "http/response_writer.hpp"
 
-#include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
+
+#include "core/decimal.hpp"
 
 namespace toolcalc::http {
 namespace {
@@ -28,53 +31,76 @@ std::string_view reason(int status) {
   }
 }
 
-void append_number(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
+// Writes the head into a buffer sized for it beforehand: each piece is a memcpy, and the
+// literals (header names, separators) have a known length, so they compile to a few
+// moves instead of a checked std::string append each.
+class HeadWriter {
+ public:
+  HeadWriter(std::string& out, size_t bound) : out_(out) {
+    out_.resize(bound);
+    p_ = out_.data();
+  }
+  template <size_t N>
+  HeadWriter& operator<<(const char (&literal)[N]) {
+    std::memcpy(p_, literal, N - 1);
+    p_ += N - 1;
+    return *this;
+  }
+  HeadWriter& operator<<(std::string_view text) {
+    std::memcpy(p_, text.data(), text.size());
+    p_ += text.size();
+    return *this;
+  }
+  HeadWriter& operator<<(int64_t v) {
+    p_ = write_decimal(p_, v);
+    return *this;
+  }
+  void finish() { out_.resize(static_cast<size_t>(p_ - out_.data())); }
+
+ private:
+  std::string& out_;
+  char* p_;
+};
+
+// The most the head can take beyond the variable text of the response: the status line,
+// the names, separators and numbers of the headers the writer adds itself, and the
+// closing blank line.
+constexpr size_t kHeadOverhead = 512;
 
 }  // namespace
 
 void write_response(std::string& out, const api::Response& response, unsigned version,
                     bool keep_alive, bool head) {
-  out.clear();
-  out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  append_number(out, static_cast<uint64_t>(response.status));
-  out += ' ';
-  out += reason(response.status);
-  out += "\r\n";
-  if (!response.request_id.empty()) {
-    out += "X-Request-ID: ";
-    out += response.request_id;
-    out += "\r\n";
-  }
-  for (const auto& [name, value] : response.headers) {
-    out += name;
-    out += ": ";
-    out += value;
-    out += "\r\n";
-  }
-  if (response.common_headers) out += response.common_headers->lines;
-  if (response.body_size() > 0) {
-    out += "Content-Type: ";
-    out += response.content_type;
-    out += "\r\n";
-  }
+  const bool with_body = !head && response.body_prefix.empty();
+  size_t bound = kHeadOverhead + response.request_id.size() + response.tool_version.size() +
+                 response.content_type.size() + (with_body ? response.body.size() : 0);
+  for (const auto& [name, value] : response.headers) bound += name.size() + value.size() + 4;
+  if (response.common_headers) bound += response.common_headers->lines.size();
+
+  HeadWriter w(out, bound);
+  w << (version == 10 ? std::string_view("HTTP/1.0 ") : std::string_view("HTTP/1.1 "))
+    << int64_t{response.status} << " " << reason(response.status) << "\r\n";
+  if (!response.request_id.empty()) w << "X-Request-ID: " << response.request_id << "\r\n";
+  if (!response.tool_version.empty()) w << "X-Tool-Version: " << response.tool_version << "\r\n";
+  if (response.rate)
+    w << "X-RateLimit-Limit: " << response.rate->limit
+      << "\r\nX-RateLimit-Remaining: " << response.rate->remaining
+      << "\r\nX-RateLimit-Reset: " << response.rate->reset_epoch_s << "\r\n";
+  for (const auto& [name, value] : response.headers) w << name << ": " << value << "\r\n";
+  if (response.common_headers) w << response.common_headers->lines;
+  if (response.body_size() > 0) w << "Content-Type: " << response.content_type << "\r\n";
   // 204 and 304 have no body, hence no length (RFC 9110 §8.6); HEAD gets the length of
   // the body GET would send, without the body.
   if (response.status != 204 && response.status != 304 &&
-      (response.status >= 200 || response.status < 100)) {
-    out += "Content-Length: ";
-    append_number(out, response.body_size());
-    out += "\r\n";
-  }
+      (response.status >= 200 || response.status < 100))
+    w << "Content-Length: " << static_cast<int64_t>(response.body_size()) << "\r\n";
   if (!keep_alive)
-    out += "Connection: close\r\n";
+    w << "Connection: close\r\n";
   else if (version == 10)
-    out += "Connection: keep-alive\r\n";
-  out += "\r\n";
-  if (!head && response.body_prefix.empty()) out += response.body;
+    w << "Connection: keep-alive\r\n";
+  w << "\r\n";
+  if (with_body) w << response.body;
+  w.finish();
 }
 
 }  // namespace toolcalc::http

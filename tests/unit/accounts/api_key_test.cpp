@@ -81,6 +81,19 @@ TEST(ApiKey, CachedHashAlwaysEqualsTheHash) {
   EXPECT_EQ(hash_api_key_cached("short"), hash_api_key("short"));
 }
 
+// A key differing from the cached one at any single position (same slot when the change
+// is outside characters 8..15) gets its own hash, never the cached one.
+TEST(ApiKey, CachedHashTellsKeysApartAtEveryPosition) {
+  const std::string k = generate_api_key(KeyKind::Live);
+  for (size_t i = 0; i < k.size(); ++i) {
+    ASSERT_EQ(hash_api_key_cached(k), hash_api_key(k));
+    std::string near = k;
+    near[i] = near[i] == 'a' ? 'b' : 'a';
+    ASSERT_EQ(hash_api_key_cached(near), hash_api_key(near)) << "position " << i;
+    ASSERT_NE(hash_api_key(near), hash_api_key(k));
+  }
+}
+
 TEST(BearerToken, AcceptsTheSchemeInAnyCase) {
   EXPECT_EQ(bearer_token("Bearer abc"), "abc");
   EXPECT_EQ(bearer_token("bearer abc"), "abc");

@@ -35,8 +35,7 @@ class HandleAsyncTest : public test_support::ServiceFixture {
   }
 
   static std::string header(const api::Response& r, std::string_view name) {
-    const std::string* v = r.header(name);
-    return v ? *v : "";
+    return r.header(name).value_or("");
   }
 };
 

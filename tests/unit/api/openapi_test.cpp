@@ -234,7 +234,7 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
   ASSERT_EQ(r.status, 200) << r.full_body();
   EXPECT_EQ(r.full_body(), catalog::render_openapi(registry, {"9.9.9", "/api", ""}));
   EXPECT_EQ(r.full_body(), service.openapi_json());
-  ASSERT_NE(r.header("X-RateLimit-Remaining"), nullptr);
+  ASSERT_TRUE(r.header("X-RateLimit-Remaining").has_value());
   EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "4");  // counted like discovery
   req.method = "POST";
   EXPECT_EQ(service.handle(req).status, 405);

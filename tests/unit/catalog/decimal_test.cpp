@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -96,5 +97,33 @@ TEST(FormatFixed, FastPathAgreesWithShortestDigitsRule) {
     check(std::nextafter(tie, 0.0), p);
     check(std::nextafter(tie, tie * 2), p);
     check(static_cast<double>(integer(rng)), p);
+  }
+}
+
+// write_decimal against std::to_chars: every length, both ends of both types, and the
+// powers of ten and their neighbours where the length changes.
+TEST(WriteDecimal, MatchesToCharsAtEveryLength) {
+  auto check = [](auto v) {
+    char fast[toolcalc::kMaxDecimalChars], reference[24];
+    const std::string got(fast, toolcalc::write_decimal(fast, v));
+    const std::string want(reference, std::to_chars(reference, reference + 24, v).ptr);
+    ASSERT_EQ(got, want);
+  };
+  check(std::numeric_limits<uint64_t>::max());
+  check(std::numeric_limits<int64_t>::max());
+  check(std::numeric_limits<int64_t>::min());
+  uint64_t power = 1;
+  for (int digits = 1; digits <= 20; ++digits, power *= 10) {
+    for (uint64_t v : {power - 1, power, power + 1, power * 5 + 7}) {
+      check(v);
+      check(static_cast<int64_t>(v));
+      check(-static_cast<int64_t>(v));
+    }
+  }
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 100'000; ++i) {
+    const uint64_t v = rng() >> (rng() % 64);
+    check(v);
+    check(static_cast<int64_t>(v));
   }
 }

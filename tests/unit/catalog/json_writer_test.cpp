@@ -29,3 +29,20 @@ TEST(JsonString, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(as_json("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");  // UTF-16 surrogate
   EXPECT_EQ(as_json("\xe2\x82"), R"("\ufffd\ufffd")");          // truncated sequence
 }
+
+// Long strings take the 16-bytes-at-a-time scan: a byte that needs escaping (or is not
+// ASCII) must be found at every position of a block, and in the tail after the blocks.
+TEST(JsonString, FindsEveryEscapeAtEveryPositionOfALongString) {
+  const std::pair<std::string, std::string> specials[] = {
+      {"\"", "\\\""},           {"\\", "\\\\"},      {"\n", "\\n"},
+      {"\x01", "\\u0001"},      {"\x1f", "\\u001f"}, {"\x7f", "\x7f"},
+      {"\xc3\xa9", "\xc3\xa9"}, {"\xff", "\\ufffd"}};
+  const std::string plain = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLM";  // 49
+  for (size_t at = 0; at <= plain.size(); ++at)
+    for (const auto& [raw, escaped] : specials) {
+      const std::string input = plain.substr(0, at) + raw + plain.substr(at);
+      const std::string expected = "\"" + plain.substr(0, at) + escaped + plain.substr(at) + "\"";
+      ASSERT_EQ(as_json(input), expected) << "at " << at << " byte " << int(uint8_t(raw[0]));
+    }
+  EXPECT_EQ(as_json(plain), "\"" + plain + "\"");
+}

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 namespace toolcalc::http {
@@ -42,10 +43,10 @@ TEST(ResponseWriter, WritesStatusHeadersCommonBlockLengthAndBody) {
 
 TEST(ResponseWriter, HeaderLookupSeesTheCommonBlock) {
   const api::Response r = example();
-  ASSERT_NE(r.header("Cache-Control"), nullptr);
+  ASSERT_TRUE(r.header("Cache-Control").has_value());
   EXPECT_EQ(*r.header("Cache-Control"), "no-store");
   EXPECT_EQ(*r.header("X-Request-ID"), "req_1");
-  EXPECT_EQ(r.header("ETag"), nullptr);
+  EXPECT_FALSE(r.header("ETag").has_value());
 }
 
 // A shared prefix is not copied into `out`, and what goes on the wire is byte for byte
@@ -75,6 +76,46 @@ TEST(ResponseWriter, SharedPrefixIsSentUncopiedAndIdentical) {
   EXPECT_NE(out_whole.find("Content-Length: " + std::to_string(whole.body.size()) + "\r\n"),
             std::string::npos);
   EXPECT_TRUE(out_whole.ends_with("\r\n\r\n"));
+}
+
+// X-Tool-Version and the X-RateLimit-* numbers are written by the transport, after the
+// request id and before the other headers; header() reads them as they are sent.
+TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
+  api::Response r;
+  r.status = 429;
+  r.request_id = "req_2";
+  r.tool_version = "1.2.3";
+  r.rate = api::RateLimitHeaders{60, 0, 1800000060};
+  r.set_header("Retry-After", "17");
+  r.body = "{}";
+  std::string out;
+  write_response(out, r, 11, true);
+  EXPECT_EQ(out,
+            "HTTP/1.1 429 Too Many Requests\r\n"
+            "X-Request-ID: req_2\r\n"
+            "X-Tool-Version: 1.2.3\r\n"
+            "X-RateLimit-Limit: 60\r\n"
+            "X-RateLimit-Remaining: 0\r\n"
+            "X-RateLimit-Reset: 1800000060\r\n"
+            "Retry-After: 17\r\n"
+            "Content-Type: application/json; charset=utf-8\r\n"
+            "Content-Length: 2\r\n"
+            "\r\n"
+            "{}");
+  EXPECT_EQ(r.header("X-Tool-Version"), "1.2.3");
+  EXPECT_EQ(r.header("X-RateLimit-Limit"), "60");
+  EXPECT_EQ(r.header("X-RateLimit-Remaining"), "0");
+  EXPECT_EQ(r.header("X-RateLimit-Reset"), "1800000060");
+  EXPECT_EQ(r.header("Retry-After"), "17");
+
+  // The largest numbers and a long header still fit the head's size bound.
+  r.rate = api::RateLimitHeaders{INT64_MIN, INT64_MAX, INT64_MIN};
+  r.status = 1234567890;
+  r.set_header("X-Long", std::string(5000, 'x'));
+  write_response(out, r, 11, false);
+  EXPECT_NE(out.find("X-RateLimit-Limit: -9223372036854775808\r\n"), std::string::npos);
+  EXPECT_NE(out.find("X-Long: " + std::string(5000, 'x') + "\r\n"), std::string::npos);
+  EXPECT_TRUE(out.ends_with("Connection: close\r\n\r\n{}"));
 }
 
 TEST(ResponseWriter, NoContentHasNoLengthAndHttp10KeepAliveIsSaid) {
