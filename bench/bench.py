@@ -783,7 +783,10 @@ def callgrind_self(path):
 
 
 KEY_FUNCTIONS = [
-    ("Beast request parser (basic_parser::put)", r"^boost::beast::http::basic_parser<true>::put\b"),
+    ("request parser: common requests (http::parse_common_request)",
+     r"^toolcalc::http::parse_common_request\b"),
+    ("request parser: Beast (basic_parser::put), the fallback",
+     r"^boost::beast::http::basic_parser<true>::put\b"),
     ("api::Service::handle", r"^toolcalc::api::Service::handle\b"),
     ("  Service::dispatch", r"^toolcalc::api::Service::dispatch\b"),
     ("  Accounts::authenticate", r"^toolcalc::accounts::Accounts::authenticate\b"),
@@ -795,6 +798,7 @@ KEY_FUNCTIONS = [
     ("    compute_result (compute + render)", r"^toolcalc::api::compute_result\b"),
     ("      render_result", r"^toolcalc::catalog::render_result\b"),
     ("  Service::finish (headers)", r"^toolcalc::api::Service::finish\b"),
+    ("write_response (the head)", r"^toolcalc::http::write_response\b"),
     ("  new_request_id", r"^toolcalc::api::new_request_id\b"),
     ("to_beast (api::Response -> Beast)", r"^toolcalc::http::detail::to_beast\b"),
     ("Beast response write (serializer + buffers + send call)",

@@ -1,5 +1,6 @@
-// The HTTP framing around handle(), without sockets: http::RequestParser (on Beast's
-// basic_parser) parsing the exact request wrk sends, serialising the api::Response
+// The HTTP framing around handle(), without sockets: parsing the exact request wrk sends
+// (http::parse_common_request, as the session does; http::RequestParser on Beast's
+// basic_parser, the session's fallback, as http/parse_request.beast), serialising the api::Response
 // (http::write_response), and the whole user-space path of one keep-alive request (parse → handle →
 // serialise) as the session runs it. What is left between this and the load test is the kernel
 // (epoll, recv, send) and Asio.
@@ -40,7 +41,25 @@ bool parse(std::string_view wire, http::RequestParser& parser) {
   return !ec && parser.is_done();
 }
 
+// As the session does: the common-request parser on the whole buffered request.
+bool parse_common(std::string_view wire, http::RequestHead& head) {
+  return http::parse_common_request(wire, 8 * 1024, 64 * 1024, head).consumed == wire.size();
+}
+
 void http_parse(benchmark::State& state) {
+  const std::string wire = wire_request();
+  http::RequestHead head;  // reused, as the session reuses it
+  for (auto _ : state) {
+    head.clear();
+    if (!parse_common(wire, head)) {
+      state.SkipWithError("request did not parse");
+      break;
+    }
+    benchmark::DoNotOptimize(head.body.data());
+  }
+}
+
+void http_parse_beast(benchmark::State& state) {
   const std::string wire = wire_request();
   http::RequestHead head;  // reused, as the session reuses it
   for (auto _ : state) {
@@ -57,8 +76,7 @@ void http_parse(benchmark::State& state) {
 void http_respond(benchmark::State& state) {
   const std::string wire = wire_request();
   http::RequestHead head;
-  http::RequestParser parser(head);
-  parse(wire, parser);
+  parse_common(wire, head);
   const api::Response response = env().service->handle(http::to_api_request(head, "127.0.0.1"));
   std::string out;
   for (auto _ : state) {
@@ -75,8 +93,8 @@ void http_full(benchmark::State& state) {
   http::RequestHead head;
   for (auto _ : state) {
     head.clear();
-    http::RequestParser parser(head);
-    if (!parse(wire, parser)) {
+    const http::CommonRequest parsed = http::parse_common_request(wire, 8 * 1024, 64 * 1024, head);
+    if (parsed.consumed != wire.size()) {
       state.SkipWithError("request did not parse");
       break;
     }
@@ -85,7 +103,7 @@ void http_full(benchmark::State& state) {
       state.SkipWithError("not a 200");
       break;
     }
-    http::write_response(out, response, head.version, parser.keep_alive());
+    http::write_response(out, response, head.version, parsed.keep_alive);
     benchmark::DoNotOptimize(out.data());
   }
 }
@@ -94,6 +112,7 @@ void http_full(benchmark::State& state) {
 
 void register_http_benchmarks() {
   benchmark::RegisterBenchmark("http/parse_request", http_parse);
+  benchmark::RegisterBenchmark("http/parse_request.beast", http_parse_beast);
   benchmark::RegisterBenchmark("http/write_response", http_respond);
   benchmark::RegisterBenchmark("http/parse+handle+serialize", http_full);
 }
