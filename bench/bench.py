@@ -1199,10 +1199,11 @@ REDIS_THREADS = env_int("BENCH_REDIS_THREADS", 2)
 
 def redis_phase(report, binary, work, key):
     """Phase 7: the cost of the shared store (issue 9). Each execute takes its rate and
-    quota units in one Lua script, sent on the server thread's pipelined connection
-    (store/redis_pipeline.hpp): the thread serves other requests while it waits, and one
-    Redis event-loop iteration (one read, one AOF write, with appendfsync always one
-    fsync) covers every request in flight. Both stores run with --threads 1 and
+    quota units in a Lua script, sent on the server thread's pipelined connection
+    (store/redis_pipeline.hpp), one script call for the steps the thread started in one
+    turn of its event loop (store/redis_counters.cpp): the thread serves other requests
+    while it waits, and one Redis event-loop iteration (one read, one AOF write, with
+    appendfsync always one fsync) covers every request in flight. Both stores run with --threads 1 and
     BENCH_REDIS_THREADS [2] (one per core), Redis with appendfsync always and everysec."""
     with open(os.path.join(work, "toolcalc.toml")) as f:
         base = f.read()
@@ -1300,8 +1301,9 @@ def redis_phase(report, binary, work, key):
     report.line(f"== shared store: execute, 64 connections, wrk -t1, {SECONDS} s per run, "
                 f"{REDIS_ROUNDS} alternated rounds ==")
     report.line("   Redis: redis-server on loopback, AOF on (appendfsync always: every count on "
-                "disk before the reply; everysec: the OS page cache, fsync each second); one "
-                "Lua script (rate + quota) per request, pipelined on one connection per server thread")
+                "disk before the reply; everysec: the OS page cache, fsync each second); rate + quota "
+                "in one Lua call per server-thread loop turn, pipelined on one connection per "
+                "server thread")
     for l in table(rows, ["run", "req/s (mean)", "per round", "p50 ms", "Redis CPU µs/req",
                           "requests per Redis read"]):
         report.line("     " + l)

@@ -17,6 +17,7 @@
 #include "core/event_loop.hpp"
 #include "redis_process.hpp"
 #include "store/account_store.hpp"
+#include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/resp.hpp"
 #include "test_support.hpp"
@@ -164,6 +165,70 @@ TEST_F(RedisPipelineTest, StepsInFlightTogetherAllowExactlyTheLimits) {
   EXPECT_EQ(counters->quota_used(4, "2026-11"), kQuotaLimit);
 }
 
+// Steps started in one turn of the loop go to Redis as one script call: steps of
+// different subjects, with and without a quota, interleaved, each counted as if alone.
+TEST_F(RedisPipelineTest, StepsOfOneTurnAreCountedEachAsIfAlone) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  constexpr int kRounds = 6, kRateLimit = 4, kQuotaLimit = 3;
+  std::vector<Outcome> keyed(kRounds), anonymous(kRounds), other(kRounds);
+  for (int i = 0; i < kRounds; ++i) {
+    ASSERT_TRUE(counters->start_rate_step("key:7", 1'800'000'040, kRateLimit, 7, "2026-11",
+                                          kQuotaLimit, record(keyed[i])));
+    ASSERT_TRUE(counters->start_rate_step("ip:10.0.0.9", 1'800'000'040, kRateLimit, 0, {},
+                                          std::nullopt, record(anonymous[i])));
+    ASSERT_TRUE(
+        counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, record(other[i])));
+  }
+  loop_.run();
+  for (int i = 0; i < kRounds; ++i) {
+    ASSERT_TRUE(keyed[i].called && anonymous[i].called && other[i].called) << i;
+    ASSERT_FALSE(keyed[i].error || anonymous[i].error || other[i].error) << i;
+    EXPECT_EQ(keyed[i].step.rate.allowed, i < kRateLimit) << i;
+    EXPECT_EQ(keyed[i].step.rate.used, std::min(i + 1, kRateLimit)) << i;
+    EXPECT_EQ(keyed[i].step.quota.allowed, i < kQuotaLimit) << i;
+    if (i < kRateLimit) {
+      EXPECT_EQ(keyed[i].step.quota.used, std::min(i + 1, kQuotaLimit)) << i;
+    }
+    EXPECT_EQ(anonymous[i].step.rate.allowed, i < kRateLimit) << i;
+    EXPECT_EQ(anonymous[i].step.rate.used, std::min(i + 1, kRateLimit)) << i;
+    EXPECT_FALSE(anonymous[i].step.quota.allowed);  // no quota asked
+    EXPECT_TRUE(other[i].step.rate.allowed);
+    EXPECT_EQ(other[i].step.rate.used, i + 1);
+    EXPECT_EQ(other[i].step.quota.allowed, i == 0) << i;
+  }
+  EXPECT_EQ(counters->rate_used("key:7", 1'800'000'040), kRateLimit);
+  EXPECT_EQ(counters->quota_used(7, "2026-11"), kQuotaLimit);
+  EXPECT_EQ(counters->rate_used("ip:10.0.0.9", 1'800'000'040), kRateLimit);
+  EXPECT_EQ(counters->quota_used(8, "2026-11"), 1);
+
+  // The windows the batch created expire (as kTakeRate's EXPIRE on the first unit); the
+  // quota counters, the month's usage record, do not.
+  store::RedisClient redis(options_);
+  for (const char* subject : {"key:7", "ip:10.0.0.9", "key:8"}) {
+    const int64_t ttl =
+        redis.command({"TTL", store::redis_keys::rate(subject, 1'800'000'040)}).as_integer();
+    EXPECT_GT(ttl, 0) << subject;
+    EXPECT_LE(ttl, 120) << subject;
+  }
+  EXPECT_EQ(redis.command({"TTL", store::redis_keys::quota(7, "2026-11")}).as_integer(), -1);
+
+  // A window that already exists keeps counting from where it is, in a later batch.
+  loop_.restart();
+  Outcome more, fresh;
+  ASSERT_TRUE(
+      counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, record(more)));
+  ASSERT_TRUE(
+      counters->start_rate_step("key:9", 1'800'000'040, 100, 9, "2026-11", 5, record(fresh)));
+  loop_.run();
+  ASSERT_TRUE(more.called && fresh.called);
+  EXPECT_EQ(more.step.rate.used, kRounds + 1);
+  EXPECT_FALSE(more.step.quota.allowed);
+  EXPECT_EQ(more.step.quota.used, 1);
+  EXPECT_EQ(fresh.step.rate.used, 1);
+  EXPECT_EQ(fresh.step.quota.used, 1);
+}
+
 TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
@@ -178,6 +243,18 @@ TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   ASSERT_FALSE(second.error);
   EXPECT_TRUE(second.step.rate.allowed);
   EXPECT_EQ(second.step.rate.used, 2);  // counted once, not once per attempt
+
+  // The same for the script that takes the steps of one turn together.
+  loop_.restart();
+  store::RedisClient(options_).command({"SCRIPT", "FLUSH"});
+  Outcome third, fourth;
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(third)));
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(fourth)));
+  loop_.run();
+  ASSERT_TRUE(third.called && fourth.called);
+  ASSERT_FALSE(third.error || fourth.error);
+  EXPECT_EQ(third.step.rate.used, 3);
+  EXPECT_EQ(fourth.step.rate.used, 4);
 }
 
 TEST_F(RedisPipelineTest, AnUnreachableServerFailsTheStepAndRecovers) {
