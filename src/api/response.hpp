@@ -1,11 +1,12 @@
 #pragma once
-#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "core/decimal.hpp"
 
 namespace toolcalc::api {
 
@@ -105,8 +106,8 @@ struct Response {
 
  private:
   static std::string decimal(int64_t v) {
-    char buf[24];
-    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+    char buf[kMaxDecimalChars];
+    return std::string(buf, write_decimal(buf, v));
   }
 };
 

@@ -1,7 +1,6 @@
 #include "api/service.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -15,6 +14,7 @@
 #include "api/routes.hpp"
 #include "api/service_context.hpp"
 #include "catalog/openapi.hpp"
+#include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 
 namespace toolcalc::api {
@@ -45,11 +45,10 @@ bool is_json_media_type(std::string_view content_type) {
 
 namespace {
 
-// Decimal text of an integer (headers, messages): to_chars, cheaper than std::to_string.
+// Decimal text of an integer (headers, messages).
 std::string to_string(int64_t v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+  char buf[kMaxDecimalChars];
+  return std::string(buf, write_decimal(buf, v));
 }
 
 // The headers of every response after the per-request ones (Service::finish).
