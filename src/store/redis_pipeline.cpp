@@ -1,5 +1,7 @@
 #include "store/redis_pipeline.hpp"
 
+#include <sys/socket.h>
+
 #include <array>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -10,6 +12,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -49,6 +52,10 @@ class Pipeline {
   net::awaitable<void> run() {
     std::string failure;
     try {
+      if (socket_.is_open() && closed_while_idle()) {
+        boost::system::error_code ignored;
+        socket_.close(ignored);
+      }
       if (!socket_.is_open()) failure = co_await connect();
       while (failure.empty() && !waiters_.empty()) {
         arm_watchdog();
@@ -83,6 +90,16 @@ class Pipeline {
     }
     stop_watchdog();
     running_ = false;
+  }
+
+  // A run starts after the connection sat idle, and Redis may have closed it meanwhile (a
+  // restart). Peeking without waiting tells that (EOF or a reset) from "nothing to read",
+  // so the queued commands go out on a new connection instead of failing on the old one
+  // with 503s: nothing was sent on it since, so nothing can be counted twice.
+  bool closed_while_idle() {
+    char byte;
+    const ssize_t n = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
   }
 
   net::awaitable<std::string> connect() {
@@ -257,33 +274,55 @@ void pipeline_call(net::io_context& loop, RedisClient& client, std::string_view 
   net::use_service<Pipelines>(loop).of(client).call(command, std::move(done));
 }
 
-void pipeline_eval(net::io_context& loop, RedisClient& client, const RedisScript& script,
-                   std::vector<std::string> keys, std::vector<std::string> args, EvalDone done) {
+namespace {
+
+// EVALSHA (or, with `by_body`, EVAL) of `script` on the pipeline.
+void send_eval(net::io_context& loop, RedisClient& client, const RedisScript& script,
+               std::vector<std::string> keys, std::vector<std::string> args, EvalDone done,
+               bool by_body) {
   thread_local std::string command;  // pipeline_call copies it
   command.clear();
   std::string nkeys;
-  const std::vector<std::string_view> argv = evalsha_command(script, keys, args, nkeys);
+  std::vector<std::string_view> argv = evalsha_command(script, keys, args, nkeys);
+  if (by_body) {
+    argv[0] = "EVAL";
+    argv[1] = script.body;
+  }
   resp::append_command(command, argv.data(), argv.size());
   pipeline_call(loop, client, command,
-                [&client, &script, keys = std::move(keys), args = std::move(args),
-                 done = std::move(done)](PipelineReply&& reply) {
+                [&loop, &client, &script, by_body, keys = std::move(keys), args = std::move(args),
+                 done = std::move(done)](PipelineReply&& reply) mutable {
                   RedisValue value;
                   std::exception_ptr error;
                   try {
                     if (!reply.failure.empty())
                       throw accounts::StoreUnavailable("redis " + client.options().url() + ": " +
                                                        reply.failure);
-                    if (!reply.error_reply)
+                    if (!reply.error_reply) {
                       value = std::move(reply.value);
-                    else if (reply.value.str.starts_with("NOSCRIPT"))
-                      value = client.eval(script, keys, args);
-                    else
+                    } else if (!by_body && reply.value.str.starts_with("NOSCRIPT")) {
+                      // Not in Redis's script cache (a restart, SCRIPT FLUSH): the EVALSHA ran
+                      // nothing, so EVAL sends the body on this same live connection, runs it
+                      // once and caches it. (The blocking client's connection of this thread
+                      // may still point at the Redis before the restart.)
+                      send_eval(loop, client, script, std::move(keys), std::move(args),
+                                std::move(done), true);
+                      return;
+                    } else {
                       throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
+                    }
                   } catch (...) {
                     error = std::current_exception();
                   }
                   done(std::move(value), error);
                 });
+}
+
+}  // namespace
+
+void pipeline_eval(net::io_context& loop, RedisClient& client, const RedisScript& script,
+                   std::vector<std::string> keys, std::vector<std::string> args, EvalDone done) {
+  send_eval(loop, client, script, std::move(keys), std::move(args), std::move(done), false);
 }
 
 }  // namespace toolcalc::store

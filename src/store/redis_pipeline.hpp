@@ -36,7 +36,8 @@ void pipeline_call(boost::asio::io_context& loop, RedisClient& client, std::stri
                    PipelineDone done);
 
 // `script` (EVALSHA) on the pipeline. Redis answers NOSCRIPT once after a restart or a
-// SCRIPT FLUSH: that call then runs on the blocking client, whose eval loads the script.
+// SCRIPT FLUSH: the call is then sent again as EVAL (the script's body) on the same
+// connection, which runs it and caches it for the next EVALSHA.
 // `done` gets the reply, or what RedisClient::eval would have thrown: StoreUnavailable
 // (no reply), StoreError (an error reply).
 using EvalDone = std::function<void(RedisValue&&, std::exception_ptr)>;

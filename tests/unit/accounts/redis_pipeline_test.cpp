@@ -257,6 +257,54 @@ TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   EXPECT_EQ(fourth.step.rate.used, 4);
 }
 
+// After a Redis restart the scripts are gone and this thread's blocking connection is
+// dead: NOSCRIPT must be answered on the pipeline's own live connection (EVAL), not on
+// the blocking one, or every request of the turn fails with 503.
+TEST_F(RedisPipelineTest, NoScriptIsAnsweredOnThePipelineNotTheBlockingConnection) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  EXPECT_EQ(counters->rate_used("s", 60), 0);  // opens this thread's blocking connection
+  store::RedisClient admin(options_);
+  admin.command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"});  // and closes it
+  admin.command({"SCRIPT", "FLUSH"});
+  Outcome lone, first, second;
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(lone)));
+  loop_.run();
+  loop_.restart();
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(first)));
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(second)));
+  loop_.run();
+  ASSERT_TRUE(lone.called && first.called && second.called);
+  ASSERT_FALSE(lone.error);
+  ASSERT_FALSE(first.error);
+  ASSERT_FALSE(second.error);
+  EXPECT_EQ(lone.step.rate.used, 1);
+  EXPECT_EQ(first.step.rate.used, 2);
+  EXPECT_EQ(second.step.rate.used, 3);
+  EXPECT_EQ(counters->rate_used("s", 60), 3);  // each counted once
+}
+
+// Redis restarted while the pipeline's connection sat idle: the next turn's steps go out
+// on a new connection instead of failing with EOF on the old one (in the fleet test a
+// worker thread idle during a Redis restart answered 503s this way).
+TEST_F(RedisPipelineTest, AConnectionClosedWhileIdleIsReplacedBeforeSending) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  Outcome before, after;
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(before)));
+  loop_.run();
+  ASSERT_TRUE(before.called);
+  ASSERT_FALSE(before.error);
+  ASSERT_TRUE(server_.restart()) << server_.why();
+  loop_.restart();
+  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(after)));
+  loop_.run();
+  ASSERT_TRUE(after.called);
+  ASSERT_FALSE(after.error);
+  EXPECT_TRUE(after.step.rate.allowed);
+  EXPECT_TRUE(counters->steps_asynchronously());  // no failure was reported
+}
+
 TEST_F(RedisPipelineTest, AnUnreachableServerFailsTheStepAndRecovers) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
