@@ -1203,8 +1203,9 @@ def redis_phase(report, binary, work, key):
     (store/redis_pipeline.hpp), one script call for the steps the thread started in one
     turn of its event loop (store/redis_counters.cpp): the thread serves other requests
     while it waits, and one Redis event-loop iteration (one read, one AOF write, with
-    appendfsync always one fsync) covers every request in flight. Both stores run with --threads 1 and
-    BENCH_REDIS_THREADS [2] (one per core), Redis with appendfsync always and everysec."""
+    appendfsync always one fsync) covers every request in flight. Both stores run with
+    --threads 1 and BENCH_REDIS_THREADS [2] (one per core), Redis with appendfsync always
+    and everysec."""
     with open(os.path.join(work, "toolcalc.toml")) as f:
         base = f.read()
     redis = {}

@@ -92,9 +92,9 @@ struct Response {
     if (name == "X-Request-ID" && !request_id.empty()) return request_id;
     if (name == "X-Tool-Version" && !tool_version.empty()) return std::string(tool_version);
     if (rate) {
-      if (name == "X-RateLimit-Limit") return decimal(rate->limit);
-      if (name == "X-RateLimit-Remaining") return decimal(rate->remaining);
-      if (name == "X-RateLimit-Reset") return decimal(rate->reset_epoch_s);
+      if (name == "X-RateLimit-Limit") return decimal_string(rate->limit);
+      if (name == "X-RateLimit-Remaining") return decimal_string(rate->remaining);
+      if (name == "X-RateLimit-Reset") return decimal_string(rate->reset_epoch_s);
     }
     for (const auto& [n, v] : headers)
       if (n == name) return v;
@@ -102,12 +102,6 @@ struct Response {
       for (const auto& [n, v] : common_headers->headers)
         if (n == name) return v;
     return std::nullopt;
-  }
-
- private:
-  static std::string decimal(int64_t v) {
-    char buf[kMaxDecimalChars];
-    return std::string(buf, write_decimal(buf, v));
   }
 };
 

@@ -45,12 +45,6 @@ bool is_json_media_type(std::string_view content_type) {
 
 namespace {
 
-// Decimal text of an integer (headers, messages).
-std::string to_string(int64_t v) {
-  char buf[kMaxDecimalChars];
-  return std::string(buf, write_decimal(buf, v));
-}
-
 // The headers of every response after the per-request ones (Service::finish).
 HeaderBlock common_headers(std::string_view cache_control) {
   return HeaderBlock({{"Access-Control-Allow-Origin", "*"},
@@ -286,9 +280,10 @@ void Service::dispatch(Context& ctx) {
   const RouteKind kind = ctx.route.kind;
   ctx.rate_known = true;
   if (!ctx.rate.allowed) {
-    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
-    return ctx.fail({429, "RATE_LIMITED",
-                     "rate limit of " + to_string(ctx.rate.limit) +
+    ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
+    return ctx.fail({429,
+                     "RATE_LIMITED",
+                     "rate limit of " + decimal_string(ctx.rate.limit) +
                          " requests per minute reached; retry after the window resets",
                      {}});
   }
@@ -347,9 +342,10 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
     quota = access_.reserve_quota(ctx.caller, 1);
   }
   if (!quota.allowed) {
-    ctx.res.set_header("Retry-After", to_string(std::max<int64_t>(1, quota.retry_after_s)));
-    error = {429, "QUOTA_EXCEEDED",
-             "monthly quota of " + to_string(quota.limit) +
+    ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, quota.retry_after_s)));
+    error = {429,
+             "QUOTA_EXCEEDED",
+             "monthly quota of " + decimal_string(quota.limit) +
                  " executions is used up; it resets at " + quota.resets_at,
              {}};
     return false;

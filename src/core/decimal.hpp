@@ -13,6 +13,12 @@ char* write_decimal(char* p, uint64_t v);
 char* write_decimal(char* p, int64_t v);
 inline constexpr size_t kMaxDecimalChars = 20;
 
+// write_decimal as a string (header values, messages).
+inline std::string decimal_string(int64_t v) {
+  char buf[kMaxDecimalChars];
+  return std::string(buf, write_decimal(buf, v));
+}
+
 // Appends `value` rounded to `places` decimals (0..15) to `out`, e.g. 343.33 → "343.3",
 // 1440.0 with 0 places → "1440". Rounding is applied to the shortest decimal that
 // round-trips to the double (what a person reads, so 0.125 → "0.13" and 1.005 → "1.01"),

@@ -52,7 +52,13 @@ const char* end_of_value(const char* p, const char* end) {
   return p;
 }
 
-// The first byte in [p, end) outside 0x21..0x7E (what this parser takes in a target).
+// What this parser takes in a target: 0x21..0x7E (visible ASCII).
+bool is_target_char(char c) {
+  const auto b = static_cast<unsigned char>(c);
+  return b > 0x20 && b < 0x7F;
+}
+
+// The first byte in [p, end) outside 0x21..0x7E.
 const char* end_of_target(const char* p, const char* end) {
 #ifdef __SSE2__
   while (end - p >= 16) {
@@ -64,7 +70,7 @@ const char* end_of_target(const char* p, const char* end) {
     p += 16;
   }
 #endif
-  while (p<end&& * p> ' ' && *p < 0x7F) ++p;
+  while (p < end && is_target_char(*p)) ++p;
   return p;
 }
 

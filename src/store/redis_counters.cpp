@@ -1,4 +1,4 @@
-// Rate windows and monthly quotas in Redis (issue 9). Each step is one Lua script, run
+// Rate windows and monthly quotas in Redis (issue 9). Each call is one Lua script, run
 // atomically by Redis, so N instances taking units of one window concurrently allow
 // exactly `limit`; a refused step writes nothing (no AOF append for a 429).
 #include <boost/asio/io_context.hpp>
@@ -27,38 +27,18 @@ namespace net = boost::asio;
 // subjects.
 constexpr int64_t kRateKeyTtlS = 120;
 
-// KEYS[1] window counter; ARGV[1] limit, ARGV[2] ttl (s) → {allowed 0|1, used}
-const RedisScript kTakeRate(R"lua(
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[1]) then return {0, used} end
-used = redis.call('INCR', KEYS[1])
-if used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-return {1, used}
-)lua");
-
-// KEYS[1] window counter, KEYS[2] quota counter; ARGV[1] rate limit, ARGV[2] ttl (s),
-// ARGV[3] quota limit → {rate allowed, rate used, quota allowed, quota used}
-const RedisScript kTakeRateAndQuota(R"lua(
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used >= tonumber(ARGV[1]) then return {0, used, 0, 0} end
-used = redis.call('INCR', KEYS[1])
-if used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-local q = tonumber(redis.call('GET', KEYS[2]) or '0')
-if q >= tonumber(ARGV[3]) then return {1, used, 0, q} end
-return {1, used, 1, redis.call('INCR', KEYS[2])}
-)lua");
-
-// The rate steps a server thread started in one turn of its event loop, in one call:
-// step i has KEYS[2i+1] its window counter and KEYS[2i+2] its quota counter (the window
-// counter again when it has no quota), ARGV[4i+1..4i+4] = has quota (1|0), rate limit,
-// ttl (s), quota limit. The steps are decided in order exactly as kTakeRate /
-// kTakeRateAndQuota decide them one by one, each seeing the counts the steps before it
-// left; every counter is read once and written once at the end (INCRBY of what the batch
-// added, and the window's EXPIRE when the batch created it), so steps of one caller cost
-// Redis one GET and one write per counter instead of four commands each. A refused step
-// still writes nothing. Reply: {rate allowed, rate used, quota allowed, quota used} per
-// step. One call per batch: Redis's cost per call and per command is most of its cost
-// per request (docs/performance.md, "Shared store").
+// Rate steps in order, one or many (the steps a server thread started in one turn of its
+// event loop go in one call): step i has KEYS[2i+1] its window counter and KEYS[2i+2] its
+// quota counter (the window counter again when it has no quota), ARGV[4i+1..4i+4] = has
+// quota (1|0), rate limit, ttl (s), quota limit. A step takes a unit of its window unless
+// the window is at its limit, then (with a quota) a unit of its quota unless that is at
+// its limit; each sees the counts the steps before it left. Every counter is read once
+// and written once at the end (INCRBY of what the call added, and the window's EXPIRE
+// when the call created it), so steps of one caller cost Redis one GET and one write per
+// counter instead of four commands each. A refused step writes nothing. Reply: {rate
+// allowed, rate used, quota allowed, quota used} per step. One call per batch: Redis's
+// cost per call and per command is most of its cost per request (docs/performance.md,
+// "Shared store").
 const RedisScript kTakeRateSteps(R"lua(
 local count, before, ttl = {}, {}, {}
 local function current(key)
@@ -124,25 +104,26 @@ accounts::CounterStep step(const RedisValue& v, size_t at) {
   return {v.elements[at].as_integer() == 1, v.elements[at + 1].as_integer()};
 }
 
-// A counter script with its keys and arguments.
-struct ScriptCall {
-  const RedisScript* script;
+// The keys and arguments of a kTakeRateSteps call, a step at a time.
+struct RateSteps {
   std::vector<std::string> keys;
   std::vector<std::string> args;
+
+  void add(std::string_view subject, int64_t window_start_s, int64_t rate_limit, int64_t key_id,
+           std::string_view period, std::optional<int64_t> quota_limit) {
+    std::string window = redis_keys::rate(subject, window_start_s);
+    keys.push_back(window);
+    keys.push_back(quota_limit ? redis_keys::quota(key_id, period) : std::move(window));
+    args.push_back(quota_limit ? "1" : "0");
+    args.push_back(std::to_string(rate_limit));
+    args.push_back(std::to_string(kRateKeyTtlS));
+    args.push_back(quota_limit ? std::to_string(*quota_limit) : "0");
+  }
 };
 
-// The rate step of SharedCounters: kTakeRate, or kTakeRateAndQuota with a quota limit.
-ScriptCall rate_step_call(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
-                          int64_t key_id, std::string_view period,
-                          std::optional<int64_t> quota_limit) {
-  ScriptCall c{quota_limit ? &kTakeRateAndQuota : &kTakeRate,
-               {redis_keys::rate(subject, window_start_s)},
-               {std::to_string(rate_limit), std::to_string(kRateKeyTtlS)}};
-  if (quota_limit) {
-    c.keys.push_back(redis_keys::quota(key_id, period));
-    c.args.push_back(std::to_string(*quota_limit));
-  }
-  return c;
+// Step i of a kTakeRateSteps reply (the quota's half left empty without a quota).
+accounts::RateAndQuotaStep rate_step_result(const RedisValue& v, size_t i, bool with_quota) {
+  return {step(v, 4 * i), with_quota ? step(v, 4 * i + 2) : accounts::CounterStep{}};
 }
 
 // An error reply (MISCONF when Redis cannot write its AOF, OOM, READONLY on a replica)
@@ -169,20 +150,19 @@ class RedisCounters final : public accounts::SharedCounters {
 
   accounts::CounterStep take_rate(std::string_view subject, int64_t window_start_s,
                                   int64_t limit) override {
-    const ScriptCall c = rate_step_call(subject, window_start_s, limit, 0, {}, std::nullopt);
-    return guarded([&] { return step(redis_.eval(*c.script, c.keys, c.args), 0); });
+    RateSteps c;
+    c.add(subject, window_start_s, limit, 0, {}, std::nullopt);
+    return guarded([&] { return step(redis_.eval(kTakeRateSteps, c.keys, c.args), 0); });
   }
 
   accounts::RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
                                                  int64_t rate_limit, int64_t key_id,
                                                  std::string_view period,
                                                  int64_t quota_limit) override {
-    const ScriptCall c =
-        rate_step_call(subject, window_start_s, rate_limit, key_id, period, quota_limit);
-    return guarded([&] {
-      const RedisValue v = redis_.eval(*c.script, c.keys, c.args);
-      return accounts::RateAndQuotaStep{step(v, 0), step(v, 2)};
-    });
+    RateSteps c;
+    c.add(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    return guarded(
+        [&] { return rate_step_result(redis_.eval(kTakeRateSteps, c.keys, c.args), 0, true); });
   }
 
   accounts::CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
@@ -213,18 +193,18 @@ class RedisCounters final : public accounts::SharedCounters {
   }
 
   // take_rate / take_rate_and_quota on the event loop's pipelined connection. The steps
-  // started in one turn of the loop go to Redis together as one kTakeRateSteps call (a
-  // lone step as its own script): the first one posts the flush, which runs after the
-  // handlers the loop has ready (the other requests that arrived with it).
+  // started in one turn of the loop go to Redis together as one kTakeRateSteps call: the
+  // first one posts the flush, which runs after the handlers the loop has ready (the
+  // other requests that arrived with it).
   bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
                        int64_t key_id, std::string_view period, std::optional<int64_t> quota_limit,
                        StepDone done) override {
     if (!steps_asynchronously()) return false;
-    ScriptCall c = rate_step_call(subject, window_start_s, rate_limit, key_id, period, quota_limit);
     net::io_context& loop = *this_thread_event_loop();
     StepBatch& batch = batches()[redis_.id()];
-    if (batch.steps.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
-    batch.steps.push_back({std::move(c), quota_limit.has_value(), std::move(done)});
+    if (batch.waiting.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
+    batch.call.add(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    batch.waiting.push_back({quota_limit.has_value(), std::move(done)});
     return true;
   }
 
@@ -237,70 +217,41 @@ class RedisCounters final : public accounts::SharedCounters {
   }
 
  private:
-  struct PendingStep {
-    ScriptCall call;
+  struct WaitingStep {
     bool with_quota = false;
     StepDone done;
   };
+  // The steps of this turn: the call being built and who waits on each of its steps.
   struct StepBatch {
-    std::vector<PendingStep> steps;
+    RateSteps call;
+    std::vector<WaitingStep> waiting;
   };
-  // The steps waiting for their loop's flush, per Redis client: per thread, since each
+  // The batches waiting for their loop's flush, per Redis client: per thread, since each
   // event loop runs on its own thread. Keyed by the client's id, which is never reused.
   static std::unordered_map<uint64_t, StepBatch>& batches() {
     thread_local std::unordered_map<uint64_t, StepBatch> by_client;
     return by_client;
   }
 
-  static void complete(PendingStep& pending, const RedisValue& v, size_t at,
-                       std::exception_ptr error) {
-    accounts::RateAndQuotaStep result;
-    try {
-      result = guarded([&] {
-        if (error) std::rethrow_exception(error);
-        return accounts::RateAndQuotaStep{
-            step(v, at), pending.with_quota ? step(v, at + 2) : accounts::CounterStep{}};
-      });
-    } catch (...) {
-      error = std::current_exception();
-    }
-    pending.done(result, error);
-  }
-
   void flush_steps(net::io_context& loop) {
-    std::vector<PendingStep> steps = std::move(batches()[redis_.id()].steps);
-    batches()[redis_.id()].steps.clear();
-    if (steps.size() == 1) {
-      auto shared = std::make_shared<PendingStep>(std::move(steps.front()));
-      pipeline_eval(loop, redis_, *shared->call.script, std::move(shared->call.keys),
-                    std::move(shared->call.args),
-                    [shared](RedisValue&& v, std::exception_ptr error) {
-                      // kTakeRate answers {allowed, used}; kTakeRateAndQuota adds the quota's.
-                      complete(*shared, v, 0, error);
-                    });
-      return;
-    }
-    std::vector<std::string> keys, args;
-    keys.reserve(2 * steps.size());
-    args.reserve(4 * steps.size());
-    for (PendingStep& p : steps) {
-      ScriptCall& c = p.call;
-      keys.push_back(c.keys[0]);
-      keys.push_back(p.with_quota ? std::move(c.keys[1]) : std::move(c.keys[0]));
-      args.push_back(p.with_quota ? "1" : "0");
-      args.push_back(std::move(c.args[0]));  // rate limit
-      args.push_back(std::move(c.args[1]));  // ttl
-      args.push_back(p.with_quota ? std::move(c.args[2]) : "0");
-    }
-    auto shared = std::make_shared<std::vector<PendingStep>>(std::move(steps));
-    pipeline_eval(loop, redis_, kTakeRateSteps, std::move(keys), std::move(args),
-                  [shared](RedisValue&& v, std::exception_ptr error) {
-                    if (!error && (v.type != RedisValue::Type::Array ||
-                                   v.elements.size() != 4 * shared->size()))
-                      error = std::make_exception_ptr(
-                          StoreError("redis: unexpected reply from the rate steps script"));
-                    for (size_t i = 0; i < shared->size(); ++i)
-                      complete((*shared)[i], v, 4 * i, error);
+    StepBatch batch = std::exchange(batches()[redis_.id()], StepBatch{});
+    auto waiting = std::make_shared<std::vector<WaitingStep>>(std::move(batch.waiting));
+    pipeline_eval(loop, redis_, kTakeRateSteps, std::move(batch.call.keys),
+                  std::move(batch.call.args), [waiting](RedisValue&& v, std::exception_ptr error) {
+                    for (size_t i = 0; i < waiting->size(); ++i) {
+                      WaitingStep& w = (*waiting)[i];
+                      accounts::RateAndQuotaStep result;
+                      std::exception_ptr step_error = error;
+                      try {
+                        result = guarded([&] {
+                          if (step_error) std::rethrow_exception(step_error);
+                          return rate_step_result(v, i, w.with_quota);
+                        });
+                      } catch (...) {
+                        step_error = std::current_exception();
+                      }
+                      w.done(result, step_error);
+                    }
                   });
   }
 

@@ -121,11 +121,17 @@ SharedCounters::StepDone record(Outcome& o) {
   };
 }
 
+// The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
+// the blocking calls must take it.
+bool start_step(SharedCounters& counters, Outcome& o) {
+  return counters.start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o));
+}
+
 TEST_F(RedisPipelineTest, WithoutAnEventLoopTheBlockingCallsAreUsed) {
   auto counters = store::open_redis_counters(options_);
   EXPECT_FALSE(counters->steps_asynchronously());
   Outcome o;
-  EXPECT_FALSE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o)));
+  EXPECT_FALSE(start_step(*counters, o));
   EXPECT_FALSE(o.called);
 }
 
@@ -202,7 +208,7 @@ TEST_F(RedisPipelineTest, StepsOfOneTurnAreCountedEachAsIfAlone) {
   EXPECT_EQ(counters->rate_used("ip:10.0.0.9", 1'800'000'040), kRateLimit);
   EXPECT_EQ(counters->quota_used(8, "2026-11"), 1);
 
-  // The windows the batch created expire (as kTakeRate's EXPIRE on the first unit); the
+  // The windows the batch created expire (EXPIRE with the window's first unit); the
   // quota counters, the month's usage record, do not.
   store::RedisClient redis(options_);
   for (const char* subject : {"key:7", "ip:10.0.0.9", "key:8"}) {
@@ -233,11 +239,11 @@ TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
   Outcome first, second;
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(first)));
+  ASSERT_TRUE(start_step(*counters, first));
   loop_.run();
   loop_.restart();
   store::RedisClient(options_).command({"SCRIPT", "FLUSH"});
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(second)));
+  ASSERT_TRUE(start_step(*counters, second));
   loop_.run();
   ASSERT_TRUE(second.called);
   ASSERT_FALSE(second.error);
@@ -248,8 +254,8 @@ TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   loop_.restart();
   store::RedisClient(options_).command({"SCRIPT", "FLUSH"});
   Outcome third, fourth;
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(third)));
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(fourth)));
+  ASSERT_TRUE(start_step(*counters, third));
+  ASSERT_TRUE(start_step(*counters, fourth));
   loop_.run();
   ASSERT_TRUE(third.called && fourth.called);
   ASSERT_FALSE(third.error || fourth.error);
@@ -268,11 +274,11 @@ TEST_F(RedisPipelineTest, NoScriptIsAnsweredOnThePipelineNotTheBlockingConnectio
   admin.command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"});  // and closes it
   admin.command({"SCRIPT", "FLUSH"});
   Outcome lone, first, second;
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(lone)));
+  ASSERT_TRUE(start_step(*counters, lone));
   loop_.run();
   loop_.restart();
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(first)));
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(second)));
+  ASSERT_TRUE(start_step(*counters, first));
+  ASSERT_TRUE(start_step(*counters, second));
   loop_.run();
   ASSERT_TRUE(lone.called && first.called && second.called);
   ASSERT_FALSE(lone.error);
@@ -291,13 +297,13 @@ TEST_F(RedisPipelineTest, AConnectionClosedWhileIdleIsReplacedBeforeSending) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
   Outcome before, after;
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(before)));
+  ASSERT_TRUE(start_step(*counters, before));
   loop_.run();
   ASSERT_TRUE(before.called);
   ASSERT_FALSE(before.error);
   ASSERT_TRUE(server_.restart()) << server_.why();
   loop_.restart();
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(after)));
+  ASSERT_TRUE(start_step(*counters, after));
   loop_.run();
   ASSERT_TRUE(after.called);
   ASSERT_FALSE(after.error);
@@ -310,7 +316,7 @@ TEST_F(RedisPipelineTest, AnUnreachableServerFailsTheStepAndRecovers) {
   const EventLoopScope scope(loop_);
   server_.stop();
   Outcome o;
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o)));
+  ASSERT_TRUE(start_step(*counters, o));
   loop_.run();
   ASSERT_TRUE(o.called);
   ASSERT_TRUE(o.error);
@@ -327,7 +333,7 @@ TEST_F(RedisPipelineTest, AnUnreachableServerFailsTheStepAndRecovers) {
   ASSERT_TRUE(async_again);
   Outcome after;
   loop_.restart();
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(after)));
+  ASSERT_TRUE(start_step(*counters, after));
   loop_.run();
   ASSERT_TRUE(after.called);
   EXPECT_FALSE(after.error);
@@ -346,7 +352,7 @@ TEST_F(RedisPipelineTest, AServerThatNeverAnswersTimesOut) {
   const EventLoopScope scope(loop_);
   Outcome out;
   const auto started = std::chrono::steady_clock::now();
-  ASSERT_TRUE(counters->start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(out)));
+  ASSERT_TRUE(start_step(*counters, out));
   loop_.run();
   const auto waited = std::chrono::steady_clock::now() - started;
   ASSERT_TRUE(out.called);
