@@ -42,10 +42,20 @@ struct OutputDescriptor {
   std::vector<std::string> options;  // string outputs with a fixed set of values
 };
 
-// A worked example shown by GET /v1/tools/{slug}: a request body (JSON text).
+// A worked example, published by GET /v1/tools/{slug} as a verification vector: a request
+// body, the outputs an independent published source gives for it, and that source, so a
+// user can check every number (docs/api.md, "Verification vectors").
 struct ToolExample {
   std::string title;
-  std::string request_json;
+  std::string request_json;  // a JSON object: the execute body
+  // A JSON object of output key → value as the source gives it (a number or a string);
+  // only the outputs the source states. Empty ("") for an example that is not a vector.
+  std::string expected_json = {};
+  // How far a number may differ, in % of the expected value, beyond half a unit in the
+  // last place of the output's precision: the source's own rounding (it prints 3 or 4
+  // significant digits) or a documented difference of method. Strings match exactly.
+  double tolerance_pct = 0;
+  std::string source = {};  // the publication, with the page, table or figure of the example
 };
 
 struct ToolDescriptor {

@@ -1,5 +1,7 @@
 #include "catalog/registry.hpp"
 
+#include <boost/json.hpp>
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -18,6 +20,36 @@ bool is_identifier(std::string_view key) {
   for (char c : key)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
   return true;
+}
+
+// An example's body is a JSON object; a vector's expected values name outputs of the
+// right type and say where they come from.
+void check_example(const std::string& who, const ToolDescriptor& t, const ToolExample& ex,
+                   std::vector<std::string>& problems) {
+  const std::string where = who + " example '" + ex.title + "'";
+  boost::system::error_code ec;
+  const boost::json::value body = boost::json::parse(ex.request_json, ec);
+  if (ec || !body.is_object()) problems.push_back(where + ": the body is not a JSON object");
+  if (ex.expected_json.empty()) return;
+  const boost::json::value expected = boost::json::parse(ex.expected_json, ec);
+  if (ec || !expected.is_object() || expected.get_object().empty()) {
+    problems.push_back(where + ": expected is not a non-empty JSON object");
+    return;
+  }
+  for (const auto& [key, value] : expected.get_object()) {
+    const auto out = std::find_if(t.outputs.begin(), t.outputs.end(),
+                                  [&](const OutputDescriptor& o) { return o.key == key; });
+    if (out == t.outputs.end()) {
+      problems.push_back(where + ": expected names no output '" + std::string(key) + "'");
+      continue;
+    }
+    const bool is_number = value.is_number();
+    if (is_number != (out->type == OutputType::Number) || (!is_number && !value.is_string()))
+      problems.push_back(where + ": expected " + std::string(key) + " has the wrong type");
+  }
+  if (ex.source.empty()) problems.push_back(where + ": a vector needs its source");
+  if (!(ex.tolerance_pct >= 0 && ex.tolerance_pct <= 10))
+    problems.push_back(where + ": tolerance_pct out of 0..10");
 }
 
 }  // namespace
@@ -44,6 +76,9 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
       if (!keys.insert(in.key).second) problems.push_back(where + ": duplicate key");
       if (!is_identifier(in.key)) problems.push_back(where + ": key is not snake_case");
       const bool numeric = in.type == InputType::Number || in.type == InputType::Integer;
+      if (numeric && !(in.min && in.max && in.step))
+        problems.push_back(where + ": a numeric input needs min, max and step");
+      if (numeric && in.step && !(*in.step > 0)) problems.push_back(where + ": step is not > 0");
       if (numeric) {
         const double* d = std::get_if<double>(&in.default_value);
         if (!d) {
@@ -81,6 +116,7 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
       if (out.precision < 0 || out.precision > 15)
         problems.push_back(who + " output " + out.key + ": precision out of 0..15");
     }
+    for (const auto& ex : t.examples) check_example(who, t, ex, problems);
   }
   return problems;
 }

@@ -123,7 +123,13 @@ std::string render_details(const ToolDescriptor& tool) {
   w.key("examples").begin_array();
   for (const auto& ex : tool.examples) {
     w.begin_object().field("title", ex.title).field("method", "POST");
-    w.field("path", tool.endpoint()).key("body").raw(ex.request_json).end_object();
+    w.field("path", tool.endpoint()).key("body").raw(ex.request_json);
+    if (!ex.expected_json.empty()) {
+      w.key("expected").raw(ex.expected_json);
+      w.key("tolerance_pct").shortest(ex.tolerance_pct);
+      w.field("source", ex.source);
+    }
+    w.end_object();
   }
   w.end_array();
   w.end_object();

@@ -15,7 +15,6 @@ namespace {
 
 using namespace catalog;
 
-
 // Standard resistor power ratings in W: chip sizes 0402 … 2512 (1/16 … 1 W), axial film and
 // wirewound parts (up to 5 W), then chassis-mount power resistors.
 constexpr double kPowerRatingsW[] = {0.0625, 0.1, 0.125, 0.25, 0.5, 0.75, 1,  2,
@@ -138,12 +137,14 @@ ToolDescriptor descriptor() {
       "resistance range 1 Ω – 10 MΩ",
   };
   t.examples = {
-      {"Defaults: one red LED at 20 mA from 5 V",
-       R"({"supply_v":5,"led_forward_v":2,"led_current_ma":20})"},
-      {"Three white LEDs in series at 20 mA from 12 V, E12",
-       R"({"supply_v":12,"led_forward_v":3.1,"led_current_ma":20,"led_count":3,"e_series":"E12"})"},
-      {"Low-current indicator: green LED at 2 mA from 3.3 V, E96",
-       R"({"supply_v":3.3,"led_forward_v":2.2,"led_current_ma":2,"e_series":"E96"})"},
+      {.title = "Defaults: one red LED at 20 mA from 5 V",
+       .request_json = R"({"supply_v":5,"led_forward_v":2,"led_current_ma":20})"},
+      {.title = "Three white LEDs in series at 20 mA from 12 V, E12",
+       .request_json =
+           R"({"supply_v":12,"led_forward_v":3.1,"led_current_ma":20,"led_count":3,"e_series":"E12"})"},
+      {.title = "Low-current indicator: green LED at 2 mA from 3.3 V, E96",
+       .request_json =
+           R"({"supply_v":3.3,"led_forward_v":2.2,"led_current_ma":2,"e_series":"E96"})"},
   };
   return t;
 }

@@ -98,12 +98,14 @@ ToolDescriptor descriptor() {
       "(T_j = T_a + θJA·P)",
   };
   t.examples = {
-      {"Defaults: 5 A through 20 mΩ, θJA 62 °C/W, 25 °C ambient, always on",
-       R"({"drain_current_a":5,"rds_on_mohm":20,"theta_ja_c_per_w":62,"ambient_temp_c":25,)"
-       R"("duty_cycle":1,"max_junction_temp_c":150})"},
-      {"PWM at 50 %: 10 A, 8 mΩ hot, θJA 40 °C/W, 50 °C ambient, 175 °C part",
-       R"({"drain_current_a":10,"rds_on_mohm":8,"theta_ja_c_per_w":40,"ambient_temp_c":50,)"
-       R"("duty_cycle":0.5,"max_junction_temp_c":175})"},
+      {.title = "Defaults: 5 A through 20 mΩ, θJA 62 °C/W, 25 °C ambient, always on",
+       .request_json =
+           R"({"drain_current_a":5,"rds_on_mohm":20,"theta_ja_c_per_w":62,"ambient_temp_c":25,)"
+           R"("duty_cycle":1,"max_junction_temp_c":150})"},
+      {.title = "PWM at 50 %: 10 A, 8 mΩ hot, θJA 40 °C/W, 50 °C ambient, 175 °C part",
+       .request_json =
+           R"({"drain_current_a":10,"rds_on_mohm":8,"theta_ja_c_per_w":40,"ambient_temp_c":50,)"
+           R"("duty_cycle":0.5,"max_junction_temp_c":175})"},
   };
   return t;
 }

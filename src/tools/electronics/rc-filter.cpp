@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "catalog/descriptor_builder.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -21,59 +22,63 @@ ToolDescriptor descriptor() {
       "First-order RC low-pass or high-pass filter: the −3 dB cut-off frequency and time "
       "constant, and the gain (attenuation) and phase shift at a frequency of interest.";
   t.standard = std::nullopt;
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
-  InputDescriptor type;
-  type.key = "filter_type";
-  type.label = "Filter type";
-  type.type = InputType::Enum;
-  type.help =
-      "low-pass: series R, shunt C (output across C) — passes DC, attenuates above the "
-      "cut-off. high-pass: series C, shunt R (output across R) — blocks DC, passes above it.";
-  type.default_value = std::string("low-pass");
-  type.options = {"low-pass", "high-pass"};
   t.inputs = {
-      number("resistance_ohm", "Resistance R", "Ω",
-             "Series resistance, including the source's output resistance if it is "
-             "significant.",
-             1, 10000000, 1, 1000),
-      number("capacitance_nf", "Capacitance C", "nF",
-             "Capacitance in nanofarads: 0.001 nF = 1 pF, 1000 nF = 1 µF.", 0.001, 1000000, 0.001,
-             100),
-      type,
-      number("frequency_hz", "Frequency of interest", "Hz",
-             "Frequency at which to report the gain and phase, e.g. the noise or signal "
-             "frequency to reject or pass.",
-             0.001, 1e9, 1, 10000),
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "resistance_ohm",
+                    .label = "Resistance R",
+                    .unit = "Ω",
+                    .help = "Series resistance, including the source's output resistance if it "
+                            "is significant.",
+                    .min = 1,
+                    .max = 10000000,
+                    .step = 1,
+                    .default_value = 1000}),
+      number_input({.key = "capacitance_nf",
+                    .label = "Capacitance C",
+                    .unit = "nF",
+                    .help = "Capacitance in nanofarads: 0.001 nF = 1 pF, 1000 nF = 1 µF.",
+                    .min = 0.001,
+                    .max = 1000000,
+                    .step = 0.001,
+                    .default_value = 100}),
+      choice_input({.key = "filter_type",
+                    .label = "Filter type",
+                    .help = "low-pass: series R, shunt C (output across C) — passes DC, "
+                            "attenuates above the cut-off. high-pass: series C, shunt R (output "
+                            "across R) — blocks DC, passes above it.",
+                    .options = {"low-pass", "high-pass"},
+                    .default_value = "low-pass"}),
+      number_input({.key = "frequency_hz",
+                    .label = "Frequency of interest",
+                    .unit = "Hz",
+                    .help = "Frequency at which to report the gain and phase, e.g. the noise or "
+                            "signal frequency to reject or pass.",
+                    .min = 0.001,
+                    .max = 1e9,
+                    .step = 1,
+                    .default_value = 10000}),
   };
   t.outputs = {
-      out("cutoff_hz", "Cut-off frequency f_c (−3 dB)", "Hz", 4),
-      out("time_constant_us", "Time constant τ = RC", "µs", 4),
-      out("frequency_ratio", "f / f_c", "", 4),
-      out("gain_db", "Gain at f (negative = attenuation)", "dB", 2),
-      out("gain_ratio", "Amplitude ratio |Vout/Vin| at f", "", 4),
-      out("phase_deg", "Phase of Vout relative to Vin at f", "°", 2),
+      number_output({.key = "cutoff_hz",
+                     .label = "Cut-off frequency f_c (−3 dB)",
+                     .unit = "Hz",
+                     .precision = 4}),
+      number_output({.key = "time_constant_us",
+                     .label = "Time constant τ = RC",
+                     .unit = "µs",
+                     .precision = 4}),
+      number_output({.key = "frequency_ratio", .label = "f / f_c", .unit = "", .precision = 4}),
+      number_output({.key = "gain_db",
+                     .label = "Gain at f (negative = attenuation)",
+                     .unit = "dB",
+                     .precision = 2}),
+      number_output({.key = "gain_ratio",
+                     .label = "Amplitude ratio |Vout/Vin| at f",
+                     .unit = "",
+                     .precision = 4}),
+      number_output({.key = "phase_deg",
+                     .label = "Phase of Vout relative to Vin at f",
+                     .unit = "°",
+                     .precision = 2}),
   };
   t.references = {
       "P. Horowitz, W. Hill, \"The Art of Electronics\", 3rd ed., Cambridge University Press, "
@@ -84,15 +89,22 @@ ToolDescriptor descriptor() {
       "1/√(1 + (ω0/ω)²) high-pass",
   };
   t.examples = {
-      {"Defaults: 1 kΩ, 100 nF low-pass, at 10 kHz",
-       R"({"resistance_ohm":1000,"capacitance_nf":100,"filter_type":"low-pass",)"
-       R"("frequency_hz":10000})"},
-      {"Audio coupling high-pass: 10 kΩ, 1 µF, at 20 Hz",
-       R"({"resistance_ohm":10000,"capacitance_nf":1000,"filter_type":"high-pass",)"
-       R"("frequency_hz":20})"},
-      {"ADC anti-alias low-pass: 100 Ω, 10 nF, at 1 MHz",
-       R"({"resistance_ohm":100,"capacitance_nf":10,"filter_type":"low-pass",)"
-       R"("frequency_hz":1000000})"},
+      {.title = "Passive low-pass: 4.7 kΩ, 47 nF",
+       .request_json = R"({"resistance_ohm":4700,"capacitance_nf":47,"filter_type":"low-pass",)"
+                       R"("frequency_hz":720})",
+       .expected_json = R"({"cutoff_hz":720,"gain_db":-3.01,"phase_deg":-45})",
+       .tolerance_pct = 0.1,
+       .source = "Electronics Tutorials, \"Passive Low Pass Filter\" (electronics-tutorials.ws/"
+                 "filter/filter_2.html), worked example: 4k7 Ω and 47 nF give fc ≈ 720 Hz, where "
+                 "the output is −3 dB and lags by 45°"},
+      {.title = "Passive high-pass: 240 kΩ, 82 pF",
+       .request_json = R"({"resistance_ohm":240000,"capacitance_nf":0.082,)"
+                       R"("filter_type":"high-pass","frequency_hz":8087})",
+       .expected_json = R"({"cutoff_hz":8087,"phase_deg":45})",
+       .tolerance_pct = 0.1,
+       .source = "Electronics Tutorials, \"Passive High Pass Filter\" (electronics-tutorials.ws/"
+                 "filter/filter_3.html), example: 82 pF in series with 240 kΩ gives fc = 8,087 Hz, "
+                 "where the output leads by 45°"},
   };
   return t;
 }

@@ -14,7 +14,6 @@ namespace {
 
 using namespace catalog;
 
-
 using e_series::preferred_value;
 using e_series::series;
 
@@ -117,12 +116,14 @@ ToolDescriptor descriptor() {
       "upper bound of R1 and R2)",
   };
   t.examples = {
-      {"Defaults: 12 V to about 3.3 V with 27 kΩ / 10 kΩ",
-       R"({"vin_v":12,"r1_ohm":27000,"r2_ohm":10000})"},
-      {"5 V halved for a 10 kΩ ADC input, E96 values",
-       R"({"vin_v":5,"r1_ohm":10000,"r2_ohm":10000,"load_ohm":10000,"e_series":"E96"})"},
-      {"24 V sensed by a 1 MΩ meter, exact resistors rounded to E12",
-       R"({"vin_v":24,"r1_ohm":200000,"r2_ohm":33333,"load_ohm":1000000,"e_series":"E12"})"},
+      {.title = "Defaults: 12 V to about 3.3 V with 27 kΩ / 10 kΩ",
+       .request_json = R"({"vin_v":12,"r1_ohm":27000,"r2_ohm":10000})"},
+      {.title = "5 V halved for a 10 kΩ ADC input, E96 values",
+       .request_json =
+           R"({"vin_v":5,"r1_ohm":10000,"r2_ohm":10000,"load_ohm":10000,"e_series":"E96"})"},
+      {.title = "24 V sensed by a 1 MΩ meter, exact resistors rounded to E12",
+       .request_json =
+           R"({"vin_v":24,"r1_ohm":200000,"r2_ohm":33333,"load_ohm":1000000,"e_series":"E12"})"},
   };
   return t;
 }

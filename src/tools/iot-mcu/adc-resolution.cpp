@@ -100,10 +100,12 @@ ToolDescriptor descriptor() {
       "Converters\" (definitions of SINAD and ENOB)",
   };
   t.examples = {
-      {"Defaults: ideal 12-bit ADC, 3.3 V full scale", R"({"bits":12,"vref_v":3.3})"},
-      {"12-bit MCU ADC with a datasheet ENOB of 10.5",
-       R"({"bits":12,"vref_v":3.3,"enob_bits":10.5})"},
-      {"16-bit SAR ADC, 5 V, SINAD 92 dB", R"({"bits":16,"vref_v":5,"sinad_db":92})"},
+      {.title = "Defaults: ideal 12-bit ADC, 3.3 V full scale",
+       .request_json = R"({"bits":12,"vref_v":3.3})"},
+      {.title = "12-bit MCU ADC with a datasheet ENOB of 10.5",
+       .request_json = R"({"bits":12,"vref_v":3.3,"enob_bits":10.5})"},
+      {.title = "16-bit SAR ADC, 5 V, SINAD 92 dB",
+       .request_json = R"({"bits":16,"vref_v":5,"sinad_db":92})"},
   };
   return t;
 }

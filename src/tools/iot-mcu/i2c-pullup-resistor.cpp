@@ -114,11 +114,12 @@ ToolDescriptor descriptor() {
       "example, Fast-mode at 3.3 V and 200 pF gives 966.7 Ω to 1.77 kΩ",
   };
   t.examples = {
-      {"Defaults: 3.3 V, 200 pF, Fast-mode (TI SLVA689 example)",
-       R"({"vdd_v":3.3,"bus_capacitance_pf":200,"mode":"fast"})"},
-      {"1.8 V sensor bus, 100 pF, Standard-mode",
-       R"({"vdd_v":1.8,"bus_capacitance_pf":100,"mode":"standard"})"},
-      {"5 V, 500 pF, Fast-mode Plus", R"({"vdd_v":5,"bus_capacitance_pf":500,"mode":"fast-plus"})"},
+      {.title = "Defaults: 3.3 V, 200 pF, Fast-mode (TI SLVA689 example)",
+       .request_json = R"({"vdd_v":3.3,"bus_capacitance_pf":200,"mode":"fast"})"},
+      {.title = "1.8 V sensor bus, 100 pF, Standard-mode",
+       .request_json = R"({"vdd_v":1.8,"bus_capacitance_pf":100,"mode":"standard"})"},
+      {.title = "5 V, 500 pF, Fast-mode Plus",
+       .request_json = R"({"vdd_v":5,"bus_capacitance_pf":500,"mode":"fast-plus"})"},
   };
   return t;
 }

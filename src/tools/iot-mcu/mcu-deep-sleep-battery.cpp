@@ -78,12 +78,14 @@ ToolDescriptor descriptor() {
       "Energizer, CR2032 product datasheet (rated capacity at a stated drain and cut-off "
       "voltage; why usable capacity is derated)",
   };
-  t.examples = {{"Defaults: 2000 mAh, 10 µA sleep, 80 mA for 250 ms every minute",
-                 R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
-                 R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})"},
-                {"CR2032 coin cell: 220 mAh, 2 µA sleep, 15 mA for 5 ms every 10 s",
-                 R"({"battery_capacity_mah":220,"sleep_current_ua":2,"wake_current_ma":15,)"
-                 R"("wake_duration_ms":5,"cycle_period_s":10,"battery_efficiency_pct":85})"}};
+  t.examples = {
+      {.title = "Defaults: 2000 mAh, 10 µA sleep, 80 mA for 250 ms every minute",
+       .request_json =
+           R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
+           R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})"},
+      {.title = "CR2032 coin cell: 220 mAh, 2 µA sleep, 15 mA for 5 ms every 10 s",
+       .request_json = R"({"battery_capacity_mah":220,"sleep_current_ua":2,"wake_current_ma":15,)"
+                       R"("wake_duration_ms":5,"cycle_period_s":10,"battery_efficiency_pct":85})"}};
   return t;
 }
 

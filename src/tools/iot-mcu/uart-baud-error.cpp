@@ -119,14 +119,14 @@ ToolDescriptor descriptor() {
       "Texas Instruments PC16550D datasheet: divisor latch DLM:DLL, baud = clock/(16·divisor)",
   };
   t.examples = {
-      {"Defaults: 16 MHz clock, 115200 bit/s, 16×, integer divisor",
-       R"({"clock_hz":16000000,"baud_rate":115200,"oversampling":"16",)"
-       R"("fractional_divider":false})"},
-      {"STM32 at 84 MHz, 921600 bit/s, 8×, fractional divider",
-       R"({"clock_hz":84000000,"baud_rate":921600,"oversampling":"8",)"
-       R"("fractional_divider":true})"},
-      {"11.0592 MHz baud crystal, 115200 bit/s: exact",
-       R"({"clock_hz":11059200,"baud_rate":115200})"},
+      {.title = "Defaults: 16 MHz clock, 115200 bit/s, 16×, integer divisor",
+       .request_json = R"({"clock_hz":16000000,"baud_rate":115200,"oversampling":"16",)"
+                       R"("fractional_divider":false})"},
+      {.title = "STM32 at 84 MHz, 921600 bit/s, 8×, fractional divider",
+       .request_json = R"({"clock_hz":84000000,"baud_rate":921600,"oversampling":"8",)"
+                       R"("fractional_divider":true})"},
+      {.title = "11.0592 MHz baud crystal, 115200 bit/s: exact",
+       .request_json = R"({"clock_hz":11059200,"baud_rate":115200})"},
   };
   return t;
 }

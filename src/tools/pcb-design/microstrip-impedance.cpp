@@ -99,15 +99,18 @@ ToolDescriptor descriptor() {
       "BIPM, SI Brochure, 9th ed.: c = 299 792 458 m/s exactly",
   };
   t.examples = {
-      {"Defaults: 0.3 mm trace over 0.2 mm FR-4 prepreg (εr 4.3), 35 µm copper",
-       R"({"trace_width_mm":0.3,"dielectric_height_mm":0.2,"copper_thickness_um":35,)"
-       R"("dielectric_constant":4.3})"},
-      {"About 50 Ω: 0.35 mm trace on the same stack-up",
-       R"({"trace_width_mm":0.35,"dielectric_height_mm":0.2,"copper_thickness_um":35,)"
-       R"("dielectric_constant":4.3})"},
-      {"RF laminate: 1.5 mm trace over 0.813 mm of εr 3.38",
-       R"({"trace_width_mm":1.5,"dielectric_height_mm":0.813,"copper_thickness_um":35,)"
-       R"("dielectric_constant":3.38})"},
+      {.title = "Defaults: 0.3 mm trace over 0.2 mm FR-4 prepreg (εr 4.3), 35 µm copper",
+       .request_json =
+           R"({"trace_width_mm":0.3,"dielectric_height_mm":0.2,"copper_thickness_um":35,)"
+           R"("dielectric_constant":4.3})"},
+      {.title = "About 50 Ω: 0.35 mm trace on the same stack-up",
+       .request_json =
+           R"({"trace_width_mm":0.35,"dielectric_height_mm":0.2,"copper_thickness_um":35,)"
+           R"("dielectric_constant":4.3})"},
+      {.title = "RF laminate: 1.5 mm trace over 0.813 mm of εr 3.38",
+       .request_json =
+           R"({"trace_width_mm":1.5,"dielectric_height_mm":0.813,"copper_thickness_um":35,)"
+           R"("dielectric_constant":3.38})"},
   };
   return t;
 }

@@ -108,10 +108,12 @@ ToolDescriptor descriptor() {
       "(newer, less conservative data; not used here)",
   };
   t.examples = {
-      {"Defaults: 1 A, 10 °C rise, 1 oz, external layer",
-       R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})"},
-      {"5 A on a 2 oz internal layer, 20 °C rise",
-       R"({"current_a":5,"temp_rise_c":20,"copper_weight_oz":2,"layer":"internal"})"},
+      {.title = "Defaults: 1 A, 10 °C rise, 1 oz, external layer",
+       .request_json =
+           R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})"},
+      {.title = "5 A on a 2 oz internal layer, 20 °C rise",
+       .request_json =
+           R"({"current_a":5,"temp_rise_c":20,"copper_weight_oz":2,"layer":"internal"})"},
   };
   return t;
 }

@@ -94,12 +94,13 @@ ToolDescriptor descriptor() {
       "KiCad pcb_calculator, track width panel: R = ρ·L/(W·H) with ρ = 1.72e-8 Ω·m",
   };
   t.examples = {
-      {"Defaults: 100 mm of 0.25 mm trace, 1 oz, at 25 °C, 1 A",
-       R"({"length_mm":100,"width_mm":0.25,"copper_weight_oz":1,"temperature_c":25,)"
-       R"("current_a":1})"},
-      {"A 2 mm, 2 oz power trace, 50 mm long, at 85 °C carrying 5 A",
-       R"({"length_mm":50,"width_mm":2,"copper_weight_oz":2,"temperature_c":85,)"
-       R"("current_a":5})"},
+      {.title = "Defaults: 100 mm of 0.25 mm trace, 1 oz, at 25 °C, 1 A",
+       .request_json =
+           R"({"length_mm":100,"width_mm":0.25,"copper_weight_oz":1,"temperature_c":25,)"
+           R"("current_a":1})"},
+      {.title = "A 2 mm, 2 oz power trace, 50 mm long, at 85 °C carrying 5 A",
+       .request_json = R"({"length_mm":50,"width_mm":2,"copper_weight_oz":2,"temperature_c":85,)"
+                       R"("current_a":5})"},
   };
   return t;
 }

@@ -112,15 +112,18 @@ ToolDescriptor descriptor() {
       "1.7241e-8 Ω·m at 20 °C)",
   };
   t.examples = {
-      {"Defaults: 0.3 mm via, 25 µm plating, 1.6 mm board, 10 °C rise",
-       R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
-       R"("temp_rise_c":10,"via_count":1})"},
-      {"Four 0.3 mm vias in parallel for a power connection",
-       R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
-       R"("temp_rise_c":10,"via_count":4})"},
-      {"KiCad's via calculator defaults: 0.4 mm hole, 35 µm plating",
-       R"({"hole_diameter_mm":0.4,"plating_thickness_um":35,"board_thickness_mm":1.6,)"
-       R"("temp_rise_c":10})"},
+      {.title = "Defaults: 0.3 mm via, 25 µm plating, 1.6 mm board, 10 °C rise",
+       .request_json =
+           R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
+           R"("temp_rise_c":10,"via_count":1})"},
+      {.title = "Four 0.3 mm vias in parallel for a power connection",
+       .request_json =
+           R"({"hole_diameter_mm":0.3,"plating_thickness_um":25,"board_thickness_mm":1.6,)"
+           R"("temp_rise_c":10,"via_count":4})"},
+      {.title = "KiCad's via calculator defaults: 0.4 mm hole, 35 µm plating",
+       .request_json =
+           R"({"hole_diameter_mm":0.4,"plating_thickness_um":35,"board_thickness_mm":1.6,)"
+           R"("temp_rise_c":10})"},
   };
   return t;
 }

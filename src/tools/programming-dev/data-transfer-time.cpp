@@ -143,12 +143,14 @@ ToolDescriptor descriptor() {
       "RFC 791 (IPv4) and RFC 9293 (TCP): 20-byte IPv4 and TCP headers",
   };
   t.examples = {
-      {"Defaults: 10 GB over 100 Mbit/s with 5 % overhead",
-       R"({"data_size":10,"size_unit":"GB","bandwidth":100,"bandwidth_unit":"Mbit/s",)"
-       R"("protocol_overhead_pct":5})"},
-      {"A 50 GiB backup over gigabit Ethernet (TCP/IPv4, 1500-byte MTU)",
-       R"({"data_size":50,"size_unit":"GiB","bandwidth":1,"bandwidth_unit":"Gbit/s",)"
-       R"("protocol_overhead_pct":5.07})"},
+      {.title = "Defaults: 10 GB over 100 Mbit/s with 5 % overhead",
+       .request_json =
+           R"({"data_size":10,"size_unit":"GB","bandwidth":100,"bandwidth_unit":"Mbit/s",)"
+           R"("protocol_overhead_pct":5})"},
+      {.title = "A 50 GiB backup over gigabit Ethernet (TCP/IPv4, 1500-byte MTU)",
+       .request_json =
+           R"({"data_size":50,"size_unit":"GiB","bandwidth":1,"bandwidth_unit":"Gbit/s",)"
+           R"("protocol_overhead_pct":5.07})"},
   };
   return t;
 }

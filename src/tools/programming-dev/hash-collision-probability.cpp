@@ -123,11 +123,12 @@ ToolDescriptor descriptor() {
       "(Stirling's series for ln Γ, used to evaluate the exact product for large N)",
   };
   t.examples = {
-      {"Defaults: 100000 keys in a 32-bit hash (e.g. CRC-32)",
-       R"({"item_count":100000,"hash_bits":32})"},
-      {"A billion version-4 UUIDs (122 random bits)",
-       R"({"item_count":1000000000,"hash_bits":122})"},
-      {"The birthday paradox in an 8-bit space: 23 items", R"({"item_count":23,"hash_bits":8})"},
+      {.title = "Defaults: 100000 keys in a 32-bit hash (e.g. CRC-32)",
+       .request_json = R"({"item_count":100000,"hash_bits":32})"},
+      {.title = "A billion version-4 UUIDs (122 random bits)",
+       .request_json = R"({"item_count":1000000000,"hash_bits":122})"},
+      {.title = "The birthday paradox in an 8-bit space: 23 items",
+       .request_json = R"({"item_count":23,"hash_bits":8})"},
   };
   return t;
 }

@@ -96,12 +96,12 @@ ToolDescriptor descriptor() {
       "(queueing theory: Little's law for sizing concurrency)",
   };
   t.examples = {
-      {"Defaults: concurrency for 500 req/s at 100 ms",
-       R"({"solve_for":"concurrency","throughput_rps":500,"latency_ms":100})"},
-      {"Database pool: connections for 2000 queries/s at 15 ms",
-       R"({"solve_for":"concurrency","throughput_rps":2000,"latency_ms":15})"},
-      {"Maximum throughput of 200 workers at 250 ms per request",
-       R"({"solve_for":"throughput","concurrency":200,"latency_ms":250})"},
+      {.title = "Defaults: concurrency for 500 req/s at 100 ms",
+       .request_json = R"({"solve_for":"concurrency","throughput_rps":500,"latency_ms":100})"},
+      {.title = "Database pool: connections for 2000 queries/s at 15 ms",
+       .request_json = R"({"solve_for":"concurrency","throughput_rps":2000,"latency_ms":15})"},
+      {.title = "Maximum throughput of 200 workers at 250 ms per request",
+       .request_json = R"({"solve_for":"throughput","concurrency":200,"latency_ms":250})"},
   };
   return t;
 }

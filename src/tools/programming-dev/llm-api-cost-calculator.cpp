@@ -144,16 +144,17 @@ ToolDescriptor descriptor(const LlmPricing& pricing) {
       "provider-b Batch API guide: 50 % lower cost on input and output, results within 24 h",
   };
   t.examples = {
-      {"Defaults: Model B 4.6, 2000 input and 500 output tokens, 100000 calls a month",
-       R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
-       R"("output_tokens_per_call":500,"calls_per_month":100000})"},
-      {"Half the prompt cached, through the batch API",
-       R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
-       R"("output_tokens_per_call":500,"calls_per_month":100000,)"
-       R"("cached_input_fraction":0.5,"use_batch_api":true})"},
-      {"Small model for a high-volume classifier",
-       R"({"model":"provider-b/model-4o-mini","input_tokens_per_call":1500,)"
-       R"("output_tokens_per_call":300,"calls_per_month":250000,"cached_input_fraction":0.4})"},
+      {.title = "Defaults: Model B 4.6, 2000 input and 500 output tokens, 100000 calls a month",
+       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
+                       R"("output_tokens_per_call":500,"calls_per_month":100000})"},
+      {.title = "Half the prompt cached, through the batch API",
+       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
+                       R"("output_tokens_per_call":500,"calls_per_month":100000,)"
+                       R"("cached_input_fraction":0.5,"use_batch_api":true})"},
+      {.title = "Small model for a high-volume classifier",
+       .request_json =
+           R"({"model":"provider-b/model-4o-mini","input_tokens_per_call":1500,)"
+           R"("output_tokens_per_call":300,"calls_per_month":250000,"cached_input_fraction":0.4})"},
   };
   return t;
 }
