@@ -40,6 +40,10 @@ struct OutputDescriptor {
   std::optional<std::string> unit;
   int precision = 0;                 // decimal places of a number output
   std::vector<std::string> options;  // string outputs with a fixed set of values
+  // The key of another output that reports the same quantity where this one would round to
+  // fewer than 3 significant digits (a smaller unit, or "1 in N" for a probability); "" when
+  // this output keeps 3 significant digits over all of its inputs' bounds.
+  std::string small_values_in;
 };
 
 // A worked example, published by GET /v1/tools/{slug} as a verification vector: a request

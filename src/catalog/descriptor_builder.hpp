@@ -51,6 +51,8 @@ struct NumberOutputSpec {
   std::string label;
   std::optional<std::string> unit;
   int precision;  // decimal places of the reported value
+  // OutputDescriptor::small_values_in: the output that carries this quantity's small values.
+  std::string small_values_in = {};
 };
 
 struct TextOutputSpec {
@@ -117,6 +119,7 @@ inline OutputDescriptor number_output(NumberOutputSpec s) {
   out.type = OutputType::Number;
   out.unit = std::move(s.unit);
   out.precision = s.precision;
+  out.small_values_in = std::move(s.small_values_in);
   return out;
 }
 

@@ -116,6 +116,14 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
       if (out.precision < 0 || out.precision > 15)
         problems.push_back(who + " output " + out.key + ": precision out of 0..15");
     }
+    for (const auto& out : t.outputs) {
+      if (out.small_values_in.empty()) continue;
+      const auto finer = std::find_if(t.outputs.begin(), t.outputs.end(), [&](const auto& o) {
+        return o.key == out.small_values_in && o.type == OutputType::Number && &o != &out;
+      });
+      if (finer == t.outputs.end())
+        problems.push_back(who + " output " + out.key + ": small_values_in names no other number");
+    }
     for (const auto& ex : t.examples) check_example(who, t, ex, problems);
   }
   return problems;
