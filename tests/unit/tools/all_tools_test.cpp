@@ -64,6 +64,55 @@ class EveryTool : public testing::TestWithParam<size_t> {
   const catalog::Tool& tool() const { return catalog_tools()[GetParam()]; }
 };
 
+// --- what every descriptor carries ---------------------------------------------------------
+
+TEST_P(EveryTool, DescribesEveryInputAndOutput) {
+  const auto& d = tool().descriptor;
+  EXPECT_EQ(d.endpoint(), "/v1/" + d.domain + "/" + d.slug);
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_FALSE(d.description.empty());
+  EXPECT_GE(d.references.size(), 2u) << "a formula and its constants need two references";
+  for (const auto& in : d.inputs) {
+    SCOPED_TRACE(in.key);
+    EXPECT_FALSE(in.label.empty());
+    EXPECT_TRUE(in.help && !in.help->empty()) << "help says what to enter";
+    const bool numeric =
+        in.type == catalog::InputType::Number || in.type == catalog::InputType::Integer;
+    if (numeric) {
+      EXPECT_TRUE(in.unit.has_value()) << "a number has a unit (\"\" when dimensionless)";
+      EXPECT_LT(*in.min, *in.max);
+    }
+  }
+  for (const auto& out : d.outputs) {
+    SCOPED_TRACE(out.key);
+    EXPECT_FALSE(out.label.empty());
+    if (out.type == catalog::OutputType::Number) {
+      EXPECT_TRUE(out.unit.has_value());
+    }
+  }
+}
+
+// Every example, rendered at each output's precision: a result, never a 400 or 422.
+TEST_P(EveryTool, ExamplesAndDefaultsCompute) {
+  const auto& d = tool().descriptor;
+  for (const auto& ex : d.examples) {
+    SCOPED_TRACE(ex.title);
+    const std::string result = tool_test::run_tool(tool(), ex.request_json);
+    EXPECT_EQ(result.front(), '{') << result;
+  }
+  tool_test::RequestBody defaults;
+  for (const auto& in : d.inputs) {
+    if (const double* v = std::get_if<double>(&in.default_value))
+      defaults.number(in.key, *v);
+    else if (const auto* s = std::get_if<std::string>(&in.default_value))
+      defaults.text(in.key, *s);
+    else
+      defaults.boolean(in.key, std::get<bool>(in.default_value));
+  }
+  const std::string result = tool_test::run_tool(tool(), defaults.json());
+  EXPECT_EQ(result.front(), '{') << "every input at its default: " << result;
+}
+
 // --- verification vectors -----------------------------------------------------------------
 
 // The rendered number `text` matches `expected` within the vector's tolerance plus half a

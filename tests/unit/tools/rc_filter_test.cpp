@@ -41,71 +41,27 @@ TEST(RcFilter, DescriptorMatchesDocPage) {
   EXPECT_EQ(d.slug, "rc-filter");
   EXPECT_EQ(d.domain, "electronics");
   EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/electronics/rc-filter");
-  EXPECT_GE(d.references.size(), 2u);
   EXPECT_NE(d.references[0].find("Art of Electronics"), std::string::npos);
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> numbers = {
-      {"resistance_ohm", "Ω", 1, 10000000, 1, 1000},
-      {"capacitance_nf", "nF", 0.001, 1000000, 0.001, 100},
-      {"frequency_hz", "Hz", 0.001, 1e9, 1, 10000},
-  };
-  ASSERT_EQ(d.inputs.size(), 4u);
-  const size_t number_at[] = {0, 1, 3};
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    const auto& in = d.inputs[number_at[i]];
-    SCOPED_TRACE(numbers[i].key);
-    EXPECT_EQ(in.key, numbers[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_TRUE(in.required);
-    EXPECT_EQ(in.unit, numbers[i].unit);
-    EXPECT_EQ(in.min, numbers[i].min);
-    EXPECT_EQ(in.max, numbers[i].max);
-    EXPECT_EQ(in.step, numbers[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), numbers[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-  const auto& type = d.inputs[2];
-  EXPECT_EQ(type.key, "filter_type");
-  EXPECT_EQ(type.type, InputType::Enum);
-  EXPECT_TRUE(type.required);
-  EXPECT_FALSE(type.unit.has_value());
-  EXPECT_EQ(type.options, (std::vector<std::string>{"low-pass", "high-pass"}));
-  EXPECT_EQ(std::get<std::string>(type.default_value), "low-pass");
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"cutoff_hz", "Hz", 4}, {"time_constant_us", "µs", 4}, {"frequency_ratio", "", 4},
-      {"gain_db", "dB", 2},   {"gain_ratio", "", 4},         {"phase_deg", "°", 2},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-  }
-}
-
-TEST(RcFilter, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+  tool_test::expect_inputs(
+      d, {
+             {"resistance_ohm", InputType::Number, "Ω", 1, 10000000, 1, 1000.0},
+             {"capacitance_nf", InputType::Number, "nF", 0.001, 1000000, 0.001, 100.0},
+             {.key = "filter_type",
+              .type = InputType::Enum,
+              .unit = std::nullopt,
+              .default_value = std::string("low-pass"),
+              .options = {"low-pass", "high-pass"}},
+             {"frequency_hz", InputType::Number, "Hz", 0.001, 1e9, 1, 10000.0},
+         });
+  tool_test::expect_outputs(d, {
+                                   {"cutoff_hz", OutputType::Number, "Hz", 4},
+                                   {"time_constant_us", OutputType::Number, "µs", 4},
+                                   {"frequency_ratio", OutputType::Number, "", 4},
+                                   {"gain_db", OutputType::Number, "dB", 2},
+                                   {"gain_ratio", OutputType::Number, "", 4},
+                                   {"phase_deg", OutputType::Number, "°", 2},
+                               });
 }
 
 struct WorkedExample {

@@ -2,12 +2,15 @@
 // Runs a tool the way the execute endpoint does (parse → validate → compute → render),
 // so tool tests check the numbers a client would read, rounded by the real renderer.
 #include <cmath>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "catalog/descriptor.hpp"
 #include "catalog/json_body.hpp"
@@ -162,6 +165,64 @@ inline std::string random_body(const catalog::Tool& tool, std::mt19937& rng) {
     }
   }
   return body.json();
+}
+
+// The particular shape of one tool's descriptor, as a table: every input (key, type, unit,
+// bounds, default, required) and every output (key, type, unit, precision), in order.
+// What every tool must satisfy besides (labels, help, references, vectors) is checked for
+// the whole registry by all_tools_test.cpp.
+struct InputRow {
+  const char* key;
+  catalog::InputType type;
+  std::optional<std::string> unit;  // std::nullopt: no unit field
+  double min = 0, max = 0, step = 0;
+  catalog::DefaultValue default_value = 0.0;
+  bool required = true;
+  std::vector<std::string> options = {};  // enum inputs
+};
+
+struct OutputRow {
+  const char* key;
+  catalog::OutputType type;
+  std::optional<std::string> unit;
+  int precision = 0;
+  std::vector<std::string> options = {};  // string outputs with a fixed set of values
+};
+
+inline void expect_inputs(const catalog::ToolDescriptor& d, const std::vector<InputRow>& rows) {
+  ASSERT_EQ(d.inputs.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& in = d.inputs[i];
+    const auto& row = rows[i];
+    SCOPED_TRACE(row.key);
+    EXPECT_EQ(in.key, row.key);
+    EXPECT_EQ(in.type, row.type);
+    EXPECT_EQ(in.unit, row.unit);
+    EXPECT_EQ(in.required, row.required);
+    EXPECT_EQ(in.default_value, row.default_value);
+    if (row.type == catalog::InputType::Number || row.type == catalog::InputType::Integer) {
+      EXPECT_EQ(in.min, row.min);
+      EXPECT_EQ(in.max, row.max);
+      EXPECT_EQ(in.step, row.step);
+    }
+    EXPECT_EQ(in.options, row.options);
+  }
+}
+
+inline void expect_outputs(const catalog::ToolDescriptor& d, const std::vector<OutputRow>& rows) {
+  ASSERT_EQ(d.outputs.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& out = d.outputs[i];
+    const auto& row = rows[i];
+    SCOPED_TRACE(row.key);
+    EXPECT_EQ(out.key, row.key);
+    EXPECT_EQ(out.type, row.type);
+    EXPECT_EQ(out.unit, row.unit);
+    if (row.type == catalog::OutputType::Number) {
+      EXPECT_EQ(out.precision, row.precision);
+    }
+    EXPECT_EQ(out.options, row.options);
+  }
 }
 
 }  // namespace toolcalc::tool_test
