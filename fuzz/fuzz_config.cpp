@@ -13,13 +13,13 @@
 // A file is either loaded or refused with std::runtime_error / std::invalid_argument (a
 // message for the operator). Anything else — another exception, a crash, a leak, UB — is
 // a finding.
+#include <toml++/toml.h>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <toml++/toml.h>
 
 #include "accounts/plans.hpp"
 #include "catalog/domains.hpp"
@@ -84,7 +84,8 @@ void run(unsigned selector, std::string_view text) {
       break;
     }
     case 3: {
-      toml::table root = toml::parse(text, std::string_view("fuzz-config.toml"));  // parse_error: runtime_error
+      toml::table root =
+          toml::parse(text, std::string_view("fuzz-config.toml"));  // parse_error: runtime_error
       (void)accounts::plans_from_config(root);
       break;
     }

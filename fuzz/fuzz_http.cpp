@@ -21,6 +21,7 @@
 //   - the same bytes delivered in small reads (13 bytes at a time) give the same statuses
 //     and error codes as when delivered at once: request framing must not depend on TCP
 //     segmentation (apart from the final transport error, see without_final_transport_error).
+#include <unistd.h>
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -35,7 +36,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 #include "accounts/accounts.hpp"

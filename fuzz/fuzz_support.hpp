@@ -1,9 +1,9 @@
 #pragma once
 // Checks shared by the fuzz targets. A failed check prints what was wrong and aborts, which
 // libFuzzer reports as a crash and saves the input (docs/reliability.md "Fuzzing").
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -113,11 +113,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       check_result(tool.descriptor, out);
       return 0;
     }
-    if (error.status != 422) fuzz::fail("compute refused with a status other than 422", body);
-  } else if (error.status != 400) {
+    if (error.status() != 422) fuzz::fail("compute refused with a status other than 422", body);
+  } else if (error.status() != 400) {
     fuzz::fail("validation refused with a status other than 400", body);
   }
-  if (error.code.empty() || error.message.empty()) fuzz::fail("error without code or message", body);
+  if (error.code_name().empty() || error.message.empty())
+    fuzz::fail("error without code or message", body);
   fuzz::check_json(api::error_body(error, "req_fuzz"), tool.descriptor.slug + " error envelope");
   return 0;
 }

@@ -28,12 +28,12 @@ BenchEnv::BenchEnv() {
 
   {
     auto store = store::open_sqlite_store(data_dir);
-    key = accounts::issue_key(*store, plans, "bench", "micro", accounts::KeyKind::Live,
-                              clock.now_s())
-              .key;
+    key =
+        accounts::issue_key(*store, plans, "bench", "micro", accounts::KeyKind::Live, clock.now_s())
+            .key;
   }
-  accounts = std::make_unique<accounts::Accounts>(store::open_sqlite_store(data_dir), plans,
-                                                  clock, std::chrono::milliseconds(1000),
+  accounts = std::make_unique<accounts::Accounts>(store::open_sqlite_store(data_dir), plans, clock,
+                                                  std::chrono::milliseconds(1000),
                                                   std::chrono::milliseconds(1000));
   accounts->start();  // background refresh and usage flush, as in `serve`
   authorization = "Bearer " + key;

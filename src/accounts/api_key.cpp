@@ -1,41 +1,19 @@
 #include "accounts/api_key.hpp"
 
 #include <openssl/evp.h>
-#include <sys/random.h>
 
-#include <array>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
-#include <system_error>
+
+#include "core/random.hpp"
+#include "core/text.hpp"
 
 namespace toolcalc::accounts {
 namespace {
 
-constexpr std::string_view kBase62 =
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-// Bytes at or above 248 (= 4 × 62) are rejected, so `byte % 62` is uniform.
-constexpr unsigned kAcceptBelow = 256 - 256 % 62;
-
-// One table lookup per character (is_well_formed_key runs on every request with a key).
-constexpr std::array<bool, 256> kIsBase62 = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[static_cast<size_t>(c)] =
-        (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  return t;
-}();
-
-bool is_base62(char c) {
-  return kIsBase62[static_cast<unsigned char>(c)];
-}
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
-
+// A token68 has no whitespace inside.
 bool has_space(std::string_view s) {
   return std::memchr(s.data(), ' ', s.size()) != nullptr ||
          std::memchr(s.data(), '\t', s.size()) != nullptr;
@@ -53,29 +31,9 @@ const EVP_MD* sha256() {
 
 }  // namespace
 
-void fill_random(unsigned char* out, size_t n) {
-  while (n > 0) {
-    const ssize_t got = getrandom(out, n, 0);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "getrandom");
-    }
-    out += got;
-    n -= static_cast<size_t>(got);
-  }
-}
-
 std::string generate_api_key(KeyKind kind) {
   std::string key(kind == KeyKind::Live ? kLiveKeyPrefix : kTestKeyPrefix);
-  std::array<unsigned char, 64> buf{};
-  while (key.size() < kKeyLength) {
-    fill_random(buf.data(), buf.size());
-    for (unsigned char b : buf) {
-      if (b >= kAcceptBelow) continue;
-      key.push_back(kBase62[b % 62]);
-      if (key.size() == kKeyLength) break;
-    }
-  }
+  append_random_base62(key, kKeyLength - key.size());
   return key;
 }
 
@@ -153,20 +111,13 @@ const std::string& hash_api_key_cached(std::string_view key) {
 }
 
 std::optional<std::string_view> bearer_token(std::string_view authorization) {
-  size_t i = 0;
-  while (i < authorization.size() && is_space(authorization[i])) ++i;
-  authorization.remove_prefix(i);
-  while (!authorization.empty() && is_space(authorization.back())) authorization.remove_suffix(1);
+  authorization = trim(authorization);
   constexpr std::string_view scheme = "bearer";
   if (authorization.size() <= scheme.size()) return std::nullopt;
-  for (size_t j = 0; j < scheme.size(); ++j) {
-    char c = authorization[j];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != scheme[j]) return std::nullopt;
-  }
+  if (!iequals(authorization.substr(0, scheme.size()), scheme)) return std::nullopt;
   std::string_view rest = authorization.substr(scheme.size());
-  if (!is_space(rest.front())) return std::nullopt;
-  while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+  if (!is_optional_whitespace(rest.front())) return std::nullopt;
+  rest = trim(rest);
   if (rest.empty()) return std::nullopt;
   if (has_space(rest)) return std::nullopt;  // token68 has no spaces
   return rest;

@@ -39,7 +39,4 @@ const std::string& hash_api_key_cached(std::string_view key);
 // case-insensitive, one or more spaces, surrounding whitespace ignored); nullopt otherwise.
 std::optional<std::string_view> bearer_token(std::string_view authorization);
 
-// `n` bytes from getrandom(2). Throws std::system_error.
-void fill_random(unsigned char* out, size_t n);
-
 }  // namespace toolcalc::accounts

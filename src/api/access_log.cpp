@@ -29,7 +29,8 @@ void AccessLog::write(const AccessLogEntry& e) const {
          at = path.find(marker, at + 1)) {
       if (redacted.empty()) redacted.assign(path);
       size_t end = at + marker.size();
-      while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end]))) ++end;
+      while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end])))
+        ++end;
       if (end > at + 12) redacted.replace(at + 12, end - (at + 12), "[redacted]");
       path = redacted;
     }

@@ -9,7 +9,7 @@ std::string error_body(const ApiError& error, std::string_view request_id) {
   s.reserve(160 + error.message.size());
   JsonWriter w(s);
   w.begin_object().field("ok", false);
-  w.key("error").begin_object().field("code", error.code).field("message", error.message);
+  w.key("error").begin_object().field("code", error.code_name()).field("message", error.message);
   if (!error.field.empty()) w.field("field", error.field);
   w.end_object();
   w.key("meta").begin_object().field("request_id", request_id).end_object();
@@ -24,6 +24,14 @@ std::string result_body(std::string_view result_json, std::string_view request_i
   w.begin_object().field("ok", true).key("result").raw(result_json);
   w.key("meta").begin_object().field("request_id", request_id).end_object();
   w.end_object();
+  return s;
+}
+
+std::string execute_body_prefix(const catalog::ToolDescriptor& tool) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object().field("ok", true).field("tool", tool.slug).field("domain", tool.domain);
+  w.field("version", tool.version).key("result");
   return s;
 }
 

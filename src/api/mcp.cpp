@@ -9,18 +9,11 @@
 #include "api/service_context.hpp"
 #include "catalog/json_schema.hpp"
 #include "core/json_writer.hpp"
+#include "core/text.hpp"
 
 namespace toolcalc::api {
 namespace mcp {
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string tool_name(const catalog::ToolDescriptor& tool) {
   return tool.domain + "_" + tool.slug;
@@ -71,9 +64,9 @@ std::string ToolIndex::suggest(std::string_view name) const {
 
 bool origin_allowed(std::string_view origin, const std::vector<std::string>& allowed) {
   if (origin.empty()) return true;
-  const std::string o = lower(origin);
   for (const auto& a : allowed)
-    if (lower(a) == o) return true;
+    if (iequals(a, origin)) return true;
+  const std::string o = ascii_lowercase(origin);
   std::string_view rest = o;
   if (rest.substr(0, 7) == "http://")
     rest.remove_prefix(7);
@@ -106,9 +99,9 @@ std::string error_body(const ApiError& error, std::string_view id_json,
   s.reserve(160 + error.message.size());
   JsonWriter w(s);
   w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
-  w.key("error").begin_object().field("code", error.code == "INTERNAL" ? -32603 : -32000);
+  w.key("error").begin_object().field("code", error.code == ErrorCode::Internal ? -32603 : -32000);
   w.field("message", error.message);
-  w.key("data").begin_object().field("code", error.code).field("request_id", request_id);
+  w.key("data").begin_object().field("code", error.code_name()).field("request_id", request_id);
   if (!error.field.empty()) w.field("field", error.field);
   w.end_object().end_object().end_object();
   return s;
@@ -166,13 +159,13 @@ void Service::mcp_endpoint(Context& ctx) {
   // Transport rules first: DNS-rebinding guard, then the media type.
   if (!mcp::origin_allowed(ctx.req.origin, options_.mcp_allowed_origins))
     return ctx.fail(
-        {403,
-         "FORBIDDEN",
+        {ErrorCode::Forbidden,
+
          "origin '" + std::string(ctx.req.origin.substr(0, 200)) + "' may not use the MCP endpoint",
          {}});
   if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({415,
-                     "UNSUPPORTED_MEDIA_TYPE",
+    return ctx.fail({ErrorCode::UnsupportedMediaType,
+
                      "send one JSON-RPC message with Content-Type: application/json",
                      {}});
 
@@ -269,7 +262,7 @@ void Service::mcp_endpoint(Context& ctx) {
   ctx.tool = &tool.descriptor;
   if (ctx.caller.anonymous) {
     res.set_header("WWW-Authenticate", "Bearer");
-    return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
+    return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
 
   // The arguments go through the REST body path (parse, validate, quota, compute, render).
@@ -291,13 +284,13 @@ void Service::mcp_endpoint(Context& ctx) {
     else
       w.integer(quota.remaining);
     w.end_object();
-  } else if (error.status == 400 || error.status == 422) {
+  } else if (error.status() == 400 || error.status() == 422) {
     // Tool execution errors: the model reads the message and can correct the call.
     w.key("content").begin_array().begin_object().field("type", "text");
     w.field("text", error.message).end_object().end_array();
     w.field("isError", true);
     w.key("_meta").begin_object().field("toolcalc/request_id", res.request_id);
-    w.key("toolcalc/error").begin_object().field("code", error.code);
+    w.key("toolcalc/error").begin_object().field("code", error.code_name());
     if (!error.field.empty()) w.field("field", error.field);
     w.end_object().end_object();
   } else {

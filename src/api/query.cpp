@@ -1,7 +1,7 @@
 #include "api/query.hpp"
 
-#include <boost/url/parse_query.hpp>
 #include <boost/url/params_view.hpp>
+#include <boost/url/parse_query.hpp>
 #include <charconv>
 #include <set>
 
@@ -23,7 +23,7 @@ bool parse_tools_query(std::string_view query_view, ToolsQuery& out, ApiError& e
   const std::string query(query_view);
   auto parsed = boost::urls::parse_query(query);
   if (!parsed) {
-    error = {400, "VALIDATION_ERROR", "malformed query string", {}};
+    error = {ErrorCode::ValidationError, "malformed query string", {}};
     return false;
   }
   boost::urls::encoding_opts opt;
@@ -48,8 +48,8 @@ bool parse_tools_query(std::string_view query_view, ToolsQuery& out, ApiError& e
         return false;
       }
     } else {
-      error = validation_error(p.key, "unknown query parameter '" + p.key +
-                                          "' (expected domain, page, limit)");
+      error = validation_error(
+          p.key, "unknown query parameter '" + p.key + "' (expected domain, page, limit)");
       return false;
     }
   }

@@ -11,7 +11,7 @@ struct Request {
   std::string_view target;        // origin-form: /api/v1/tools?page=2
   std::string_view content_type;  // "" when absent
   std::optional<std::string_view> authorization;
-  std::string_view origin;  // "" when absent
+  std::string_view origin;                // "" when absent
   std::string_view mcp_protocol_version;  // MCP-Protocol-Version header; "" when absent
   std::string_view if_none_match;         // If-None-Match header; "" when absent
   std::string_view body;

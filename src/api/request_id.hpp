@@ -9,7 +9,4 @@ std::string new_request_id();
 // The same, written over `id` (keeps its capacity: no allocation when it is reused).
 void assign_request_id(std::string& id);
 
-// 24+ base62 characters drawn from getrandom(2), without modulo bias.
-void append_random_base62(std::string& out, size_t count);
-
 }  // namespace toolcalc::api

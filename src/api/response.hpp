@@ -28,8 +28,7 @@ struct HeaderBlock {
   std::string lines;  // "Name: value\r\n" for each, in order
 };
 
-// The X-RateLimit-* values of a response, kept as numbers: the transport writes them
-// straight into the head (http::write_response), with no string per header.
+// The X-RateLimit-* values of a response.
 struct RateLimitHeaders {
   int64_t limit = 0;
   int64_t remaining = 0;  // never negative
@@ -40,13 +39,12 @@ struct Response {
   Response() { headers.reserve(8); }  // one allocation for every header a response has
 
   int status = 200;
-  // Written by the transport first, in this order: X-Request-ID (request_id),
-  // X-Tool-Version (tool_version: the tool's or the service's version, which live as long
-  // as the Service) and X-RateLimit-Limit/-Remaining/-Reset (rate); then `headers`.
-  std::string_view tool_version;
-  std::optional<RateLimitHeaders> rate;
-  // Header names are string literals (static storage): no allocation per name. Sent in
-  // order, then common_headers.
+  // The headers every API response starts with, "Name: value\r\n" each, in this order:
+  // X-Request-ID, X-Tool-Version, then X-RateLimit-Limit/-Remaining/-Reset when the caller's
+  // window is known (write_lead_headers). The transport sends them first, as they are.
+  std::string lead_headers;
+  // Header names are string literals (static storage): no allocation per name. Sent after
+  // lead_headers, in order, then common_headers.
   std::vector<Header> headers;
   const HeaderBlock* common_headers = nullptr;  // lives as long as the Service
   // The body is body_prefix followed by body. body_prefix views bytes that live as long
@@ -56,7 +54,7 @@ struct Response {
   std::string_view body_prefix;
   std::string body;
   std::string_view content_type = "application/json; charset=utf-8";  // static storage
-  // Sent as the X-Request-ID header (first, when set) and written to the access log.
+  // The request id of meta.request_id and X-Request-ID, written to the access log.
   std::string request_id;
   std::string key_prefix;  // for the access log (never a key, a hash or a body)
 
@@ -64,8 +62,7 @@ struct Response {
   // connection reuses one Response for all its requests.
   void clear() {
     status = 200;
-    tool_version = {};
-    rate.reset();
+    lead_headers.clear();
     headers.clear();
     common_headers = nullptr;
     body_prefix = {};
@@ -89,12 +86,12 @@ struct Response {
   }
   // The value of header `name` as it is sent (for tests and in-process callers).
   std::optional<std::string> header(std::string_view name) const {
-    if (name == "X-Request-ID" && !request_id.empty()) return request_id;
-    if (name == "X-Tool-Version" && !tool_version.empty()) return std::string(tool_version);
-    if (rate) {
-      if (name == "X-RateLimit-Limit") return decimal_string(rate->limit);
-      if (name == "X-RateLimit-Remaining") return decimal_string(rate->remaining);
-      if (name == "X-RateLimit-Reset") return decimal_string(rate->reset_epoch_s);
+    for (std::string_view lines = lead_headers; !lines.empty();) {
+      const size_t end = lines.find("\r\n");
+      const std::string_view line = lines.substr(0, end);
+      lines.remove_prefix(end == std::string_view::npos ? lines.size() : end + 2);
+      if (line.size() > name.size() + 1 && line.starts_with(name) && line[name.size()] == ':')
+        return std::string(line.substr(name.size() + 2));
     }
     for (const auto& [n, v] : headers)
       if (n == name) return v;
@@ -104,5 +101,10 @@ struct Response {
     return std::nullopt;
   }
 };
+
+// Renders `response.lead_headers` from its request id, the version of the tool it is about
+// (or the service's) and, when known, the caller's rate window.
+void write_lead_headers(Response& response, std::string_view tool_version,
+                        const std::optional<RateLimitHeaders>& rate);
 
 }  // namespace toolcalc::api

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "api/limits.hpp"
 #include "api/static_assets.hpp"
 
 namespace toolcalc::api {
@@ -23,6 +24,7 @@ size_t split_segments(std::string_view path, std::string_view (&seg)[4]) {
 }
 
 // The characters of a domain or slug: one table lookup each (every request has two).
+// name_pattern() states the same set.
 constexpr std::array<bool, 256> kNameChar = [] {
   std::array<bool, 256> t{};
   for (int c = 'a'; c <= 'z'; ++c) t[static_cast<size_t>(c)] = true;
@@ -32,7 +34,7 @@ constexpr std::array<bool, 256> kNameChar = [] {
 }();
 
 bool valid_name(std::string_view s) {
-  if (s.empty() || s.size() > 64) return false;
+  if (s.empty() || s.size() > kMaxNameLength) return false;
   for (char c : s)
     if (!kNameChar[static_cast<unsigned char>(c)]) return false;
   return true;
@@ -49,6 +51,10 @@ bool match_asset(std::string_view path, Route& route) {
 }
 
 }  // namespace
+
+std::string name_pattern() {
+  return "^[a-z0-9._-]{1," + std::to_string(kMaxNameLength) + "}$";
+}
 
 Route match_route(std::string_view target, std::string_view base_path) {
   Route route;
@@ -73,11 +79,16 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view seg[4];
   const size_t n = split_segments(path, seg);
   if (n == 1) {
-    if (seg[0] == "tools") route.kind = RouteKind::Tools;
-    else if (seg[0] == "domains") route.kind = RouteKind::Domains;
-    else if (seg[0] == "me") route.kind = RouteKind::Me;
-    else if (seg[0] == "health") route.kind = RouteKind::Health;
-    else if (seg[0] == "openapi.json") route.kind = RouteKind::OpenApi;
+    if (seg[0] == "tools")
+      route.kind = RouteKind::Tools;
+    else if (seg[0] == "domains")
+      route.kind = RouteKind::Domains;
+    else if (seg[0] == "me")
+      route.kind = RouteKind::Me;
+    else if (seg[0] == "health")
+      route.kind = RouteKind::Health;
+    else if (seg[0] == "openapi.json")
+      route.kind = RouteKind::OpenApi;
   } else if (n == 2) {
     if (seg[0] == "tools") {
       if (valid_name(seg[1])) {
@@ -102,10 +113,14 @@ std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
     case RouteKind::Sweep:
-    case RouteKind::Mcp: return "POST, OPTIONS";
-    case RouteKind::Asset: return "GET, HEAD, OPTIONS";
-    case RouteKind::NotFound: return "";
-    default: return "GET, OPTIONS";
+    case RouteKind::Mcp:
+      return "POST, OPTIONS";
+    case RouteKind::Asset:
+      return "GET, HEAD, OPTIONS";
+    case RouteKind::NotFound:
+      return "";
+    default:
+      return "GET, OPTIONS";
   }
 }
 

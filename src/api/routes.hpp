@@ -1,22 +1,23 @@
 #pragma once
 // Path matching for the endpoints of spec §4, under a configurable base path.
+#include <string>
 #include <string_view>
 
 namespace toolcalc::api {
 
 enum class RouteKind {
   NotFound,
-  Execute,    // /v1/{domain}/{slug}
-  Schema,     // /v1/{domain}/{slug}/schema
-  Sweep,      // /v1/{domain}/{slug}/sweep
-  Tools,      // /v1/tools
-  ToolBySlug, // /v1/tools/{slug}
-  Domains,    // /v1/domains
-  Me,         // /v1/me
-  Health,     // /v1/health
-  OpenApi,    // /v1/openapi.json
-  Mcp,        // /mcp (Model Context Protocol, Streamable HTTP)
-  Asset,      // the playground: / and its files, also under the base path (docs/playground.md)
+  Execute,     // /v1/{domain}/{slug}
+  Schema,      // /v1/{domain}/{slug}/schema
+  Sweep,       // /v1/{domain}/{slug}/sweep
+  Tools,       // /v1/tools
+  ToolBySlug,  // /v1/tools/{slug}
+  Domains,     // /v1/domains
+  Me,          // /v1/me
+  Health,      // /v1/health
+  OpenApi,     // /v1/openapi.json
+  Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
+  Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
 };
 
 struct Route {
@@ -25,6 +26,10 @@ struct Route {
   std::string_view slug;    // Execute, Schema, Sweep, ToolBySlug; Asset: the file ("" = page)
   std::string_view query;   // after '?', without it
 };
+
+// What a domain or slug in a path may be, as a regular expression for documents that state
+// it (the OpenAPI document): exactly what match_route accepts.
+std::string name_pattern();
 
 // `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
 Route match_route(std::string_view target, std::string_view base_path);

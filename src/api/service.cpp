@@ -9,13 +9,15 @@
 #include "accounts/rate_window.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
+#include "api/openapi/openapi.hpp"
 #include "api/query.hpp"
 #include "api/request_id.hpp"
 #include "api/routes.hpp"
 #include "api/service_context.hpp"
-#include "catalog/openapi.hpp"
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
+#include "core/log.hpp"
+#include "core/text.hpp"
 
 namespace toolcalc::api {
 
@@ -25,27 +27,23 @@ constexpr std::string_view kExposedHeaders =
     "X-Request-ID, X-Tool-Version, X-RateLimit-Limit, X-RateLimit-Remaining, "
     "X-RateLimit-Reset, Retry-After";
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x | 0x20) == (y | 0x20);
-         });
-}
-
 }  // namespace
 
 // application/json, optionally with parameters (charset=utf-8). The media type is
 // case-insensitive (RFC 9110 §8.3.1).
 bool is_json_media_type(std::string_view content_type) {
   if (content_type == "application/json") return true;  // what clients almost always send
-  std::string_view type = content_type.substr(0, content_type.find(';'));
-  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
-  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
-  return iequals(type, "application/json");
+  return iequals(trim(content_type.substr(0, content_type.find(';'))), "application/json");
 }
 
 namespace {
 
-// The headers of every response after the per-request ones (Service::finish).
+// A defect, with the request id the client will quote and what the exception said.
+void log_internal_error(std::string_view request_id, std::string_view what) {
+  log::error("internal error", {{"request_id", request_id}, {"error", what}});
+}
+
+// The headers of every response after the per-request ones (Service::add_response_headers).
 HeaderBlock common_headers(std::string_view cache_control) {
   return HeaderBlock({{"Access-Control-Allow-Origin", "*"},
                       {"Access-Control-Expose-Headers", std::string(kExposedHeaders)},
@@ -62,7 +60,7 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       options_(std::move(options)),
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
-      openapi_json_(catalog::render_openapi(registry, {options_.version, options_.base_path, {}})),
+      openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
@@ -78,88 +76,102 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
   }
   tool_bodies_.reserve(registry_.tools().size());
   for (const auto& t : registry_.tools())
-    tool_bodies_.push_back({result_body_prefix(t.record_json), result_body_prefix(t.details_json)});
+    tool_bodies_.push_back({result_body_prefix(t.record_json), result_body_prefix(t.details_json),
+                            execute_body_prefix(t.tool.descriptor)});
 }
 
 const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& tool) const {
   return tool_bodies_[static_cast<size_t>(&tool - registry_.tools().data())];
 }
 
+// The pipeline of every request, written once (docs/architecture.md, "A request's path"):
+//   answer_uncounted → identify_caller → rate step → dispatch → end_request.
+// The rate step is the one that may wait on a shared store: with a store that answers
+// asynchronously on this thread, the request is moved to the heap and resumes when the
+// reply arrives; otherwise it is taken at once.
+Response Service::handle(const Request& request) {
+  Response res;
+  handle_async(request, res, nullptr);
+  return res;
+}
+
+bool Service::handle_async(const Request& request, Response& res, std::function<void()> done) {
+  assign_request_id(res.request_id);
+  Context ctx(request, res, match_route(request.target, options_.base_path));
+  bool answered = false;
+  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx); });
+  if (answered) {
+    end_request(ctx);
+    return true;
+  }
+  identify_caller(ctx);
+
+  if (done && access_.steps_asynchronously()) {
+    auto held = std::make_shared<Context>(ctx);
+    accounts::AccessControl::RateStepDone resume = [this, held, done = std::move(done)](
+                                                       accounts::RateStep&& step,
+                                                       std::exception_ptr failure) {
+      after_rate_step(*held, std::move(step), failure);
+      done();
+    };
+    if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
+  }
+  accounts::RateStep step;
+  std::exception_ptr failure;
+  try {
+    step = take_rate_step(ctx);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  after_rate_step(ctx, std::move(step), failure);
+  return true;
+}
+
+accounts::RateStep Service::take_rate_step(Context& ctx) {
+  accounts::RateStep step;
+  if (ctx.for_execution)
+    step.rate = access_.take_rate_unit_for_execution(ctx.caller, step.early);
+  else
+    step.rate = access_.take_rate_unit(ctx.caller);
+  return step;
+}
+
+void Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
+  run_or_answer_failure(ctx, [&] {
+    if (failure) std::rethrow_exception(failure);
+    ctx.rate = step.rate;
+    ctx.rate_known = true;
+    ctx.early_quota = std::move(step.early);
+    dispatch(ctx);
+  });
+  end_request(ctx);
+}
+
 template <typename Step>
-void Service::guarded(Context& ctx, Step&& step) {
+void Service::run_or_answer_failure(Context& ctx, Step&& step) {
   try {
     step();
   } catch (const accounts::StoreUnavailable&) {
     // The shared store could not count the request (logged once by the store client).
-    store_unavailable(ctx);
+    answer_store_unavailable(ctx);
   } catch (const std::exception& e) {
-    // A defect, not bad input: log with the request id the client will quote.
-    std::fprintf(stderr, "{\"level\":\"error\",\"request_id\":\"%s\",\"error\":\"internal\"}\n",
-                 ctx.res.request_id.c_str());
-    (void)e;
+    // A defect, not bad input: logged with the request id the client will quote.
+    log_internal_error(ctx.res.request_id, e.what());
     ctx.fail(internal_error());
   }
 }
 
-void Service::complete(Context& ctx) {
+void Service::end_request(Context& ctx) {
+  // A quota unit reserved with the rate unit but not used (the request failed before
+  // running its tool) goes back.
   if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
-  finish(ctx);
-}
-
-Response Service::handle(const Request& request) {
-  Response res;
-  handle(request, res);
-  return res;
-}
-
-void Service::handle(const Request& request, Response& res) {
-  assign_request_id(res.request_id);
-  Context ctx(request, res, match_route(request.target, options_.base_path));
-  guarded(ctx, [&] {
-    if (!authenticate(ctx)) return;
-    take_rate_step(ctx);
-    dispatch(ctx);
-  });
-  complete(ctx);
-}
-
-bool Service::handle_async(const Request& request, Response& res, std::function<void()> done) {
-  // Only a store that can step asynchronously on this thread needs the request to outlive
-  // this call (a shared context); the embedded store answers as handle() does.
-  if (!access_.steps_asynchronously()) {
-    handle(request, res);
-    return true;
-  }
-  assign_request_id(res.request_id);
-  auto ctx =
-      std::make_shared<Context>(request, res, match_route(request.target, options_.base_path));
-  bool pending = false;
-  guarded(*ctx, [&] {
-    if (!authenticate(*ctx)) return;
-    accounts::AccessControl::RateStepDone resume =
-        [this, ctx, done = std::move(done)](accounts::RateStep&& step, std::exception_ptr error) {
-          guarded(*ctx, [&] {
-            if (error) std::rethrow_exception(error);
-            ctx->rate = step.rate;
-            ctx->early_quota = std::move(step.early);
-            dispatch(*ctx);
-          });
-          complete(*ctx);
-          done();
-        };
-    pending = access_.start_rate_step(ctx->caller, ctx->for_execution, resume);
-    if (pending) return;
-    take_rate_step(*ctx);
-    dispatch(*ctx);
-  });
-  if (pending) return false;
-  complete(*ctx);
-  return true;
+  add_response_headers(ctx);
+  log_access(ctx);
 }
 
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
 // X-RateLimit-* headers say no unit is available until the window ends.
-void Service::store_unavailable(Context& ctx) {
+void Service::answer_store_unavailable(Context& ctx) {
   if (!ctx.rate_known) {
     const int64_t now_s = clock_.now_s();
     const int64_t window = accounts::kRateWindowSeconds;
@@ -170,8 +182,7 @@ void Service::store_unavailable(Context& ctx) {
     ctx.rate_known = true;
   }
   ctx.res.set_header("Retry-After", "1");
-  ctx.fail({503,
-            "STORE_UNAVAILABLE",
+  ctx.fail({ErrorCode::StoreUnavailable,
             "the accounts store that counts rate limits and quotas is unreachable, so the "
             "request was neither counted nor run; retry shortly",
             {}});
@@ -186,28 +197,31 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
+  if (error.code == ErrorCode::ServerBusy) res.set_header("Retry-After", "1");
   ctx.fail(error);
-  finish(ctx);
+  add_response_headers(ctx);
+  log_access(ctx);
   return res;
 }
 
-void Service::finish(Context& ctx) {
+void Service::add_response_headers(Context& ctx) {
   Response& res = ctx.res;
-  // X-Request-ID is res.request_id itself (written first by the transport).
-  res.tool_version = ctx.tool ? std::string_view(ctx.tool->version) : options_.version;
+  std::optional<RateLimitHeaders> rate;
   if (ctx.rate_known)
-    res.rate = RateLimitHeaders{ctx.rate.limit, std::max<int64_t>(0, ctx.rate.remaining),
-                                ctx.rate.reset_epoch_s};
+    rate = RateLimitHeaders{ctx.rate.limit, std::max<int64_t>(0, ctx.rate.remaining),
+                            ctx.rate.reset_epoch_s};
+  write_lead_headers(res, ctx.tool ? std::string_view(ctx.tool->version) : options_.version, rate);
   // API answers are never cached; the playground's files are, but revalidated (ETag).
   res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
   res.key_prefix = ctx.caller.key_prefix;
-  if (access_log_.enabled()) {
-    const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
-    access_log_.write(
-        {clock_.now_ms(), res.request_id, res.key_prefix, ctx.req.method, ctx.req.target,
-         res.status,
-         std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
-  }
+}
+
+void Service::log_access(const Context& ctx) {
+  if (!access_log_.enabled()) return;
+  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
+  access_log_.write({clock_.now_ms(), ctx.res.request_id, ctx.res.key_prefix, ctx.req.method,
+                     ctx.req.target, ctx.res.status,
+                     std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
 }
 
 namespace {
@@ -222,40 +236,42 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-bool Service::authenticate(Context& ctx) {
+// CORS preflight, liveness and the playground's files: answered before the caller is
+// identified, never limited or counted (they carry the anonymous window's headers).
+bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
-
-  // CORS preflight, liveness and the playground's files: answered before auth, never
-  // limited or counted.
-  if (req.method == "OPTIONS" || kind == RouteKind::Health || kind == RouteKind::Asset) {
-    ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
-    ctx.rate = access_.peek_rate(ctx.caller);
-    ctx.rate_known = true;
-    if (kind == RouteKind::NotFound) {
-      ctx.fail(not_found("no such path"));
-    } else if (req.method == "OPTIONS") {
-      ctx.res.status = 204;
-      ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-      ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
-      ctx.res.set_header("Access-Control-Allow-Headers",
-                         kind == RouteKind::Mcp
-                             ? "Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id"
-                             : "Authorization, Content-Type");
-      ctx.res.set_header("Access-Control-Max-Age", "86400");
-    } else if (kind == RouteKind::Asset) {
-      asset(ctx);
-    } else if (req.method != "GET") {
-      ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-      ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this endpoint", {}});
-    } else {
-      health(ctx);
-    }
+  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset)
     return false;
+  ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
+  ctx.rate = access_.peek_rate(ctx.caller);
+  ctx.rate_known = true;
+  if (kind == RouteKind::NotFound) {
+    ctx.fail(not_found("no such path"));
+  } else if (req.method == "OPTIONS") {
+    ctx.res.status = 204;
+    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+    ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
+    ctx.res.set_header("Access-Control-Allow-Headers",
+                       kind == RouteKind::Mcp
+                           ? "Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id"
+                           : "Authorization, Content-Type");
+    ctx.res.set_header("Access-Control-Max-Age", "86400");
+  } else if (kind == RouteKind::Asset) {
+    asset(ctx);
+  } else if (req.method != "GET") {
+    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+    ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this endpoint", {}});
+  } else {
+    health(ctx);
   }
+  return true;
+}
 
-  // Auth decides whose window is charged; a bad key is charged to the client IP, so key
-  // guessing is rate limited like everything else.
+// Whose window is charged: the key's, or for a missing or invalid key the client IP's, so
+// that key guessing is rate limited like everything else.
+void Service::identify_caller(Context& ctx) {
+  const Request& req = ctx.req;
   accounts::AuthResult auth = access_.authenticate(req.authorization, req.peer_ip);
   if (auth.status == accounts::AuthStatus::Invalid)
     auth.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
@@ -263,26 +279,17 @@ bool Service::authenticate(Context& ctx) {
   ctx.auth_status = auth.status;
   // An execution takes its quota unit in the same step when the store prefers it (one
   // round trip to a shared store); run_tool uses it after validation.
-  ctx.for_execution =
-      kind == RouteKind::Execute && req.method == "POST" && auth.status == accounts::AuthStatus::Ok;
-  return true;
-}
-
-void Service::take_rate_step(Context& ctx) {
-  if (ctx.for_execution)
-    ctx.rate = access_.take_rate_unit_for_execution(ctx.caller, ctx.early_quota);
-  else
-    ctx.rate = access_.take_rate_unit(ctx.caller);
+  ctx.for_execution = ctx.route.kind == RouteKind::Execute && req.method == "POST" &&
+                      auth.status == accounts::AuthStatus::Ok;
 }
 
 void Service::dispatch(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
-  ctx.rate_known = true;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
-    return ctx.fail({429,
-                     "RATE_LIMITED",
+    return ctx.fail({ErrorCode::RateLimited,
+
                      "rate limit of " + decimal_string(ctx.rate.limit) +
                          " requests per minute reached; retry after the window resets",
                      {}});
@@ -290,7 +297,7 @@ void Service::dispatch(Context& ctx) {
   if (ctx.auth_status == accounts::AuthStatus::Invalid) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.caller = {};
-    return ctx.fail({401, "UNAUTHORIZED", "invalid API key", {}});
+    return ctx.fail({ErrorCode::Unauthorized, "invalid API key", {}});
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
@@ -305,7 +312,7 @@ void Service::dispatch(Context& ctx) {
       kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-    return ctx.fail({405, "METHOD_NOT_ALLOWED",
+    return ctx.fail({ErrorCode::MethodNotAllowed,
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
@@ -313,20 +320,30 @@ void Service::dispatch(Context& ctx) {
       kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
   if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
-    return ctx.fail({401, "UNAUTHORIZED", "missing API key", {}});
+    return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
 
   switch (kind) {
-    case RouteKind::Execute: return execute(ctx);
-    case RouteKind::Sweep: return sweep(ctx);
-    case RouteKind::Schema: return schema(ctx);
-    case RouteKind::Tools: return tools(ctx);
-    case RouteKind::ToolBySlug: return tool_by_slug(ctx);
-    case RouteKind::Domains: return domains(ctx);
-    case RouteKind::Me: return me(ctx);
-    case RouteKind::OpenApi: return openapi(ctx);
-    case RouteKind::Mcp: return mcp_endpoint(ctx);
-    default: return ctx.fail(not_found("no such path"));
+    case RouteKind::Execute:
+      return execute(ctx);
+    case RouteKind::Sweep:
+      return sweep(ctx);
+    case RouteKind::Schema:
+      return schema(ctx);
+    case RouteKind::Tools:
+      return tools(ctx);
+    case RouteKind::ToolBySlug:
+      return tool_by_slug(ctx);
+    case RouteKind::Domains:
+      return domains(ctx);
+    case RouteKind::Me:
+      return me(ctx);
+    case RouteKind::OpenApi:
+      return openapi(ctx);
+    case RouteKind::Mcp:
+      return mcp_endpoint(ctx);
+    default:
+      return ctx.fail(not_found("no such path"));
   }
 }
 
@@ -343,8 +360,8 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   }
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, quota.retry_after_s)));
-    error = {429,
-             "QUOTA_EXCEEDED",
+    error = {ErrorCode::QuotaExceeded,
+
              "monthly quota of " + decimal_string(quota.limit) +
                  " executions is used up; it resets at " + quota.resets_at,
              {}};
@@ -369,12 +386,13 @@ void Service::execute(Context& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({415, "UNSUPPORTED_MEDIA_TYPE",
-                     "send the inputs as a JSON object with Content-Type: application/json", {}});
+    return ctx.fail({ErrorCode::UnsupportedMediaType,
+                     "send the inputs as a JSON object with Content-Type: application/json",
+                     {}});
 
   std::string& body = ctx.res.body;
   body.reserve(1024);  // the envelope of any tool's result (kept when the Response is reused)
-  body += registered.execute_prefix_json;
+  body += bodies_of(registered).execute_prefix;
   accounts::QuotaReservation quota;
   ApiError error;
   if (!run_tool(ctx, tool, ctx.req.body, body, quota, error)) return ctx.fail(error);
@@ -469,7 +487,7 @@ void Service::asset(Context& ctx) {
   if (!a) return ctx.fail(not_found("no such path"));
   if (ctx.req.method != "GET" && ctx.req.method != "HEAD") {
     ctx.res.set_header("Allow", std::string(allowed_methods(RouteKind::Asset)));
-    return ctx.fail({405, "METHOD_NOT_ALLOWED", "use GET for this page", {}});
+    return ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this page", {}});
   }
   ctx.revalidate = true;
   ctx.res.set_header("ETag", a->etag);

@@ -2,6 +2,7 @@
 // The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <string>
@@ -38,12 +39,14 @@ class Service {
   Service(const catalog::Registry& registry, accounts::AccessControl& access, const Clock& clock,
           ServiceOptions options);
 
+  // Answers one request; a rate step on a shared store blocks the calling thread.
   Response handle(const Request& request);
-  // handle() for a transport running an event loop; `res` is new or clear()ed. When the request's
-  // rate step goes to a shared store that answers asynchronously (AccessControl::start_rate_step),
-  // returns false at once and fills `res` later, on this thread, then calls `done`; the caller
-  // keeps `request` and `res` alive until then. Otherwise fills `res` and returns true
-  // without calling `done`.
+  // handle() for a transport running an event loop; `res` is new or clear()ed. When the
+  // request's rate step goes to a shared store that answers asynchronously
+  // (AccessControl::start_rate_step), returns false at once and fills `res` later, on this
+  // thread, then calls `done`; the caller keeps `request` and `res` alive until then.
+  // Otherwise (and always when `done` is empty) fills `res` and returns true without
+  // calling `done`.
   bool handle_async(const Request& request, Response& res, std::function<void()> done);
   // An error the transport found before a request could be handled (413, 431, 400 for
   // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
@@ -56,20 +59,19 @@ class Service {
 
  private:
   using Context = ServiceContext;
-  void handle(const Request& request, Response& res);  // `res` new or clear()ed
-  // Runs `step` on the request; a store outage or an exception becomes its error answer.
+  // The pipeline (service.cpp): the steps every request goes through, in order.
+  bool answer_uncounted(Context& ctx);  // true: answered, nothing else to do
+  void identify_caller(Context& ctx);
+  accounts::RateStep take_rate_step(Context& ctx);  // blocking
+  void after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
+  void end_request(Context& ctx);
+  // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
-  void guarded(Context& ctx, Step&& step);
-  // After the request's last step: releases an unused early quota unit, sets the common
-  // headers, writes the access log.
-  void complete(Context& ctx);
-  void finish(Context& ctx);
-  void store_unavailable(Context& ctx);
-  // The request in three steps around the rate step, the one that may wait on a shared
-  // store: answers the routes that are never counted (false), or identifies the caller
-  // (true); then takes the rate unit; then everything after it.
-  bool authenticate(Context& ctx);
-  void take_rate_step(Context& ctx);
+  void run_or_answer_failure(Context& ctx, Step&& step);
+  void answer_store_unavailable(Context& ctx);
+  void add_response_headers(Context& ctx);
+  void log_access(const Context& ctx);
+
   void dispatch(Context& ctx);
   void execute(Context& ctx);
   void schema(Context& ctx);
@@ -102,8 +104,9 @@ class Service {
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
   struct ToolBodies {
-    std::string schema;   // GET /v1/{domain}/{slug}/schema
-    std::string details;  // GET /v1/tools/{slug}
+    std::string schema;          // GET /v1/{domain}/{slug}/schema
+    std::string details;         // GET /v1/tools/{slug}
+    std::string execute_prefix;  // execute_body_prefix: a 200 of execute or sweep
   };
   std::vector<ToolBodies> tool_bodies_;  // in the order of registry_.tools()
   const ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const;

@@ -48,7 +48,7 @@ struct ServiceContext {
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
   void fail(const ApiError& error) {
-    res.status = error.status;
+    res.status = error.status();
     res.body_prefix = {};
     res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)
                                             : error_body(error, res.request_id);

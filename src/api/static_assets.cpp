@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "api/embedded_files.hpp"
+#include "core/text.hpp"
 
 namespace toolcalc::api {
 namespace {
@@ -67,12 +68,6 @@ void replace_placeholder(std::string& html, std::string_view placeholder, std::s
   if (at == std::string::npos)
     throw std::logic_error("web/index.html has no " + std::string(placeholder));
   html.replace(at, placeholder.size(), html_attribute(value));
-}
-
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ void Service::sweep(Context& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({415,
-                     "UNSUPPORTED_MEDIA_TYPE",
+    return ctx.fail({ErrorCode::UnsupportedMediaType,
+
                      "send the sweep as a JSON object with Content-Type: application/json",
                      {}});
 
@@ -32,8 +32,8 @@ void Service::sweep(Context& ctx) {
   const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller, points);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, quota.retry_after_s)));
-    return ctx.fail({429,
-                     "QUOTA_EXCEEDED",
+    return ctx.fail({ErrorCode::QuotaExceeded,
+
                      "this sweep needs " + std::to_string(points) +
                          " executions (one per point) but the monthly quota of " +
                          std::to_string(quota.limit) + " has " + std::to_string(quota.remaining) +
@@ -43,7 +43,7 @@ void Service::sweep(Context& ctx) {
 
   std::string& body = ctx.res.body;
   body.reserve(256 + 160 * request.xs.size());
-  body += registered.execute_prefix_json;
+  body += bodies_of(registered).execute_prefix;
   body += R"({"key":)";
   append_json_string(body, request.input->key);
   body += R"(,"points":[)";
@@ -71,7 +71,7 @@ void Service::sweep(Context& ctx) {
       body.resize(mark);  // a 422 case: the point carries its error instead
       body += R"("error":)";
       JsonWriter w(body);
-      w.begin_object().field("code", error.code).field("message", error.message);
+      w.begin_object().field("code", error.code_name()).field("message", error.message);
       if (!error.field.empty()) w.field("field", error.field);
       w.end_object();
       body += '}';

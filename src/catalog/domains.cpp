@@ -1,9 +1,9 @@
 #include "catalog/domains.hpp"
 
+#include <toml++/toml.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <toml++/toml.h>
 
 namespace toolcalc::catalog {
 

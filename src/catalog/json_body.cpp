@@ -173,14 +173,20 @@ json::parse_options body_parse_options() {
 
 const char* kind_name(BodyMember::Kind kind) {
   switch (kind) {
-    case BodyMember::Kind::Null: return "null";
-    case BodyMember::Kind::Bool: return "a boolean";
+    case BodyMember::Kind::Null:
+      return "null";
+    case BodyMember::Kind::Bool:
+      return "a boolean";
     case BodyMember::Kind::Int:
     case BodyMember::Kind::Uint:
-    case BodyMember::Kind::Double: return "a number";
-    case BodyMember::Kind::String: return "a string";
-    case BodyMember::Kind::Object: return "an object";
-    case BodyMember::Kind::Array: return "an array";
+    case BodyMember::Kind::Double:
+      return "a number";
+    case BodyMember::Kind::String:
+      return "a string";
+    case BodyMember::Kind::Object:
+      return "an object";
+    case BodyMember::Kind::Array:
+      return "an array";
   }
   return "a value";
 }

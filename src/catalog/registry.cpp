@@ -151,7 +151,6 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
     r.record_json = render_record(t.descriptor);
     r.summary_json = render_summary(t.descriptor);
     r.details_json = render_details(t.descriptor);
-    r.execute_prefix_json = render_execute_prefix(t.descriptor);
     r.tool = std::move(t);
     by_path_[r.tool.descriptor.domain + "/" + r.tool.descriptor.slug] = tools_.size();
     by_slug_[r.tool.descriptor.slug] = tools_.size();

@@ -22,10 +22,7 @@ struct RegisteredTool {
   Tool tool;
   std::string record_json;   // spec §2.1 tool description record
   std::string summary_json;  // tool, domain, version, name, description, standard, endpoint
-  std::string details_json;  // record plus references and example requests
-  // The start of a successful execute (or sweep) response, up to the result object:
-  // {"ok":true,"tool":…,"domain":…,"version":…,"result":
-  std::string execute_prefix_json;
+  std::string details_json;  // record plus references and verification vectors
 };
 
 class Registry {

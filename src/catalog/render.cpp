@@ -136,14 +136,6 @@ std::string render_details(const ToolDescriptor& tool) {
   return s;
 }
 
-std::string render_execute_prefix(const ToolDescriptor& tool) {
-  std::string s;
-  JsonWriter w(s);
-  w.begin_object().field("ok", true).field("tool", tool.slug).field("domain", tool.domain);
-  w.field("version", tool.version).key("result");
-  return s;
-}
-
 void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& outputs) {
   w.begin_object();
   for (size_t i = 0; i < tool.outputs.size(); ++i) {

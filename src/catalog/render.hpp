@@ -11,9 +11,6 @@ namespace toolcalc::catalog {
 std::string render_record(const ToolDescriptor& tool);
 std::string render_summary(const ToolDescriptor& tool);
 std::string render_details(const ToolDescriptor& tool);
-// {"ok":true,"tool":…,"domain":…,"version":…,"result": — the constant start of every
-// successful execute response of the tool (spec §2.7), rendered once at start-up.
-std::string render_execute_prefix(const ToolDescriptor& tool);
 
 // Writes the `result` object: every output of the descriptor, in descriptor order.
 // Throws std::logic_error when the tool failed to set an output (a defect, not input).

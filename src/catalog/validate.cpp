@@ -34,15 +34,21 @@ std::string bound_text(double v) {
 // Reads a JSON number member as a double; false when it is not a number.
 bool member_number(const BodyMember& m, double& out) {
   switch (m.kind) {
-    case BodyMember::Kind::Int: out = static_cast<double>(m.int_value); return true;
-    case BodyMember::Kind::Uint: out = static_cast<double>(m.uint_value); return true;
-    case BodyMember::Kind::Double: out = m.double_value; return true;
-    default: return false;
+    case BodyMember::Kind::Int:
+      out = static_cast<double>(m.int_value);
+      return true;
+    case BodyMember::Kind::Uint:
+      out = static_cast<double>(m.uint_value);
+      return true;
+    case BodyMember::Kind::Double:
+      out = m.double_value;
+      return true;
+    default:
+      return false;
   }
 }
 
-bool check_numeric(const BodyMember& m, const InputDescriptor& in, double& value,
-                   ApiError& error) {
+bool check_numeric(const BodyMember& m, const InputDescriptor& in, double& value, ApiError& error) {
   const bool integer = in.type == InputType::Integer;
   const char* expected = integer ? "an integer" : "a number";
   if (!member_number(m, value)) {
@@ -87,8 +93,8 @@ std::string closest_key(std::string_view unknown, const ToolDescriptor& tool) {
   size_t best_distance = 3;
   for (const auto& in : tool.inputs) {
     size_t d = edit_distance(unknown, in.key);
-    const bool prefix = unknown.size() >= 3 && (in.key.rfind(unknown, 0) == 0 ||
-                                                unknown.rfind(in.key, 0) == 0);
+    const bool prefix =
+        unknown.size() >= 3 && (in.key.rfind(unknown, 0) == 0 || unknown.rfind(in.key, 0) == 0);
     if (prefix) d = std::min<size_t>(d, 1);
     if (d < best_distance) {
       best_distance = d;
@@ -144,8 +150,7 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
       case InputType::Enum: {
         if (m->kind != BodyMember::Kind::String ||
             std::find(in.options.begin(), in.options.end(), m->text) == in.options.end()) {
-          error = validation_error(
-              in.key, in.key + " must be one of: " + options_list(in.options));
+          error = validation_error(in.key, in.key + " must be one of: " + options_list(in.options));
           return false;
         }
         inputs.add(in.key, m->text);
@@ -153,8 +158,8 @@ bool validate_inputs(const ParsedBody& body, const ToolDescriptor& tool, Inputs&
       }
       case InputType::Boolean: {
         if (m->kind != BodyMember::Kind::Bool) {
-          error = validation_error(in.key, in.key + " must be true or false, got " +
-                                               kind_name(m->kind));
+          error = validation_error(in.key,
+                                   in.key + " must be true or false, got " + kind_name(m->kind));
           return false;
         }
         inputs.add(in.key, m->boolean);

@@ -3,7 +3,7 @@
 // linters, client generators and contract tests without a running server.
 #include <iostream>
 
-#include "catalog/openapi.hpp"
+#include "api/openapi/openapi.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/service_config.hpp"
@@ -32,7 +32,7 @@ void add_openapi_command(CLI::App& app) {
     std::string base = options->base_path;
     while (!base.empty() && base.back() == '/') base.pop_back();
     if (!base.empty() && base.front() != '/') base.insert(base.begin(), '/');
-    std::cout << catalog::render_openapi(*registry, {TOOLCALC_VERSION, base, options->server_url});
+    std::cout << api::openapi::render(*registry, {TOOLCALC_VERSION, base, options->server_url});
     std::cout.flush();
   });
 }

@@ -23,10 +23,9 @@ void add_run_command(CLI::App& app) {
   run->add_option("--json", options->json, "Request body (JSON object of the tool's inputs)");
   run->add_option("--config", options->config, "Config file (for the catalog directory)");
   run->callback([options] {
-    const ServiceConfig config =
-        load_service_config(options->config.empty() ? std::nullopt
-                                                     : std::optional<std::filesystem::path>(
-                                                           options->config));
+    const ServiceConfig config = load_service_config(
+        options->config.empty() ? std::nullopt
+                                : std::optional<std::filesystem::path>(options->config));
     auto registry = load_registry(config.catalog_dir);
     LocalAccess access;
     SystemClock clock;

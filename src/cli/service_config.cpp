@@ -25,12 +25,12 @@ void read_int(const toml::table& t, const char* section, const char* key, T& out
   out = static_cast<T>(*v);
 }
 
-std::optional<std::string> read_string(const toml::table& t, const char* section,
-                                       const char* key) {
+std::optional<std::string> read_string(const toml::table& t, const char* section, const char* key) {
   const toml::node* node = t.get(key);
   if (!node) return std::nullopt;
   const auto v = node->value<std::string>();
-  if (!v) throw std::runtime_error(std::string("config: ") + section + "." + key + " must be a string");
+  if (!v)
+    throw std::runtime_error(std::string("config: ") + section + "." + key + " must be a string");
   return v;
 }
 
@@ -52,13 +52,15 @@ void apply_listen(ServiceConfig& config, const std::string& listen) {
   if (colon == std::string::npos || colon == 0)
     throw std::runtime_error("listen address must be HOST:PORT, got '" + listen + "'");
   std::string host = listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
   int port = -1;
   const char* first = listen.data() + colon + 1;
   const char* last = listen.data() + listen.size();
   auto r = std::from_chars(first, last, port);
   if (r.ec != std::errc() || r.ptr != last || port < 0 || port > 65535)
-    throw std::runtime_error("listen port must be 0..65535, got '" + listen.substr(colon + 1) + "'");
+    throw std::runtime_error("listen port must be 0..65535, got '" + listen.substr(colon + 1) +
+                             "'");
   config.host = host;
   config.port = static_cast<uint16_t>(port);
 }
@@ -80,9 +82,9 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   }
   check_known(root, "", {"server", "store", "catalog", "plans"});
   if (const toml::table* s = root["server"].as_table()) {
-    check_known(*s, "server", {"listen", "threads", "base_path", "max_connections",
-                               "read_timeout_s", "idle_timeout_s", "shutdown_grace_s",
-                               "access_log", "mcp_allowed_origins"});
+    check_known(*s, "server",
+                {"listen", "threads", "base_path", "max_connections", "read_timeout_s",
+                 "idle_timeout_s", "shutdown_grace_s", "access_log", "mcp_allowed_origins"});
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;

@@ -15,13 +15,13 @@ struct ServiceConfig {
   // [server]
   std::string host = "0.0.0.0";
   uint16_t port = 8080;
-  int threads = 0;          // 0: one per core
-  std::string base_path;    // "" or "/api"; no trailing slash
+  int threads = 0;        // 0: one per core
+  std::string base_path;  // "" or "/api"; no trailing slash
   size_t max_connections = 4096;
   int read_timeout_s = 10;  // a request's headers (and then its body) must arrive in this time
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;
-  bool access_log = true;  // JSON lines on stdout
+  bool access_log = true;                             // JSON lines on stdout
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // [store]
   std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared, issue 9)

@@ -7,6 +7,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/text.hpp"
+
 namespace toolcalc::http {
 namespace {
 
@@ -74,30 +76,6 @@ const char* end_of_target(const char* p, const char* end) {
   return p;
 }
 
-bool is_ows(char c) {
-  return c == ' ' || c == '\t';
-}
-
-// `name` (tchar only) equals `lower` (lower-case letters and '-') ignoring case: for such
-// a name, c | 0x20 equals a lower-case letter only for that letter in either case, and
-// equals '-' only for '-' ('\r', the other byte that would, is not a tchar).
-bool name_is(std::string_view name, std::string_view lower) {
-  if (name.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i)
-    if ((name[i] | 0x20) != lower[i]) return false;
-  return true;
-}
-
-bool value_is(std::string_view value, std::string_view lower) {
-  if (value.size() != lower.size()) return false;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    const char folded = c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
-    if (folded != lower[i]) return false;
-  }
-  return true;
-}
-
 // What the header fields said about framing and the connection.
 struct Framing {
   std::optional<std::uint64_t> content_length;
@@ -110,31 +88,31 @@ bool take_field(std::string_view name, std::string_view value, RequestHead& head
                 Framing& framing) {
   switch (name.size()) {
     case 6:
-      if (name_is(name, "origin")) record_field(head, HeadField::Origin, value);
-      return !name_is(name, "expect");
+      if (iequals(name, "origin")) record_field(head, HeadField::Origin, value);
+      return !iequals(name, "expect");
     case 7:
-      return !name_is(name, "upgrade");
+      return !iequals(name, "upgrade");
     case 10:
-      if (name_is(name, "connection")) {
-        if (value_is(value, "close"))
+      if (iequals(name, "connection")) {
+        if (iequals(value, "close"))
           framing.close = true;
-        else if (value_is(value, "keep-alive"))
+        else if (iequals(value, "keep-alive"))
           framing.keep_alive = true;
         else
           return false;
       }
       return true;
     case 12:
-      if (name_is(name, "content-type")) record_field(head, HeadField::ContentType, value);
+      if (iequals(name, "content-type")) record_field(head, HeadField::ContentType, value);
       return true;
     case 13:
-      if (name_is(name, "authorization"))
+      if (iequals(name, "authorization"))
         record_field(head, HeadField::Authorization, value);
-      else if (name_is(name, "if-none-match"))
+      else if (iequals(name, "if-none-match"))
         record_field(head, HeadField::IfNoneMatch, value);
       return true;
     case 14:
-      if (name_is(name, "content-length")) {
+      if (iequals(name, "content-length")) {
         // One plain decimal, short enough not to overflow; lists and repeats go to Beast.
         if (framing.content_length || value.empty() || value.size() > 18) return false;
         std::uint64_t n = 0;
@@ -146,11 +124,11 @@ bool take_field(std::string_view name, std::string_view value, RequestHead& head
       }
       return true;
     case 16:
-      return !name_is(name, "proxy-connection");
+      return !iequals(name, "proxy-connection");
     case 17:
-      return !name_is(name, "transfer-encoding");
+      return !iequals(name, "transfer-encoding");
     case 20:
-      if (name_is(name, "mcp-protocol-version"))
+      if (iequals(name, "mcp-protocol-version"))
         record_field(head, HeadField::McpProtocolVersion, value);
       return true;
     default:
@@ -200,13 +178,13 @@ CommonRequest parse_common_request(std::string_view bytes, std::size_t header_li
     if (p == name || p == end || *p != ':') return {};
     const std::string_view name_text(name, static_cast<std::size_t>(p - name));
     ++p;
-    while (p < end && is_ows(*p)) ++p;
+    while (p < end && is_optional_whitespace(*p)) ++p;
     const char* const value = p;
     p = end_of_value(p, end);
     // CRLF, and a next line that does not start with whitespace (obs-fold, left to Beast).
-    if (left() < 3 || p[0] != '\r' || p[1] != '\n' || is_ows(p[2])) return {};
+    if (left() < 3 || p[0] != '\r' || p[1] != '\n' || is_optional_whitespace(p[2])) return {};
     const char* value_end = p;
-    while (value_end > value && is_ows(value_end[-1])) --value_end;
+    while (value_end > value && is_optional_whitespace(value_end[-1])) --value_end;
     p += 2;
     if (static_cast<std::size_t>(p - begin) > header_limit) return {};
     if (!take_field(name_text, std::string_view(value, static_cast<std::size_t>(value_end - value)),

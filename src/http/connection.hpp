@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffer_traits.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
@@ -21,6 +22,7 @@
 
 #include "api/service.hpp"
 #include "core/clock.hpp"
+#include "core/text.hpp"
 #include "http/common_request.hpp"
 #include "http/request_parser.hpp"
 #include "http/response_writer.hpp"
@@ -56,24 +58,18 @@ namespace detail {
 inline constexpr auto use_tuple = net::as_tuple(net::use_awaitable);
 inline constexpr std::size_t kReadSize = 16 * 1024;
 
-inline std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
-
 inline ApiError transport_error_for(const beast::error_code& ec, const ServerOptions& o) {
   if (ec == bhttp::error::header_limit)
-    return {431,
-            "HEADERS_TOO_LARGE",
+    return {ErrorCode::HeadersTooLarge,
+
             "request header block exceeds " + std::to_string(o.header_limit) + " bytes",
             {}};
   if (ec == bhttp::error::body_limit)
-    return {413,
-            "PAYLOAD_TOO_LARGE",
+    return {ErrorCode::PayloadTooLarge,
+
             "request body exceeds " + std::to_string(o.body_limit) + " bytes",
             {}};
-  return {400, "BAD_REQUEST", "malformed HTTP request: " + ec.message(), {}};
+  return {ErrorCode::BadRequest, "malformed HTTP request: " + ec.message(), {}};
 }
 
 // A parse error in the HTTP message (answered with an envelope), as opposed to the
@@ -90,156 +86,220 @@ inline bool is_protocol_error(const beast::error_code& ec) {
 inline bool transfer_encoding_refused(const RequestHead& head, const RequestParser& parser) {
   if (head.transfer_encoding_fields == 0) return false;
   return head.transfer_encoding_fields > 1 || !parser.chunked() ||
-         !beast::iequals(trim(head.transfer_encoding), "chunked");
+         !iequals(trim(head.transfer_encoding), "chunked");
 }
 
 }  // namespace detail
 
+// What a connection keeps from one request to the next, so that a request reuses the
+// capacity of the last one's buffers.
+struct Exchange {
+  beast::flat_buffer buffer;  // bytes read and not yet parsed
+  std::string out;            // the serialised response head (and body, when it is copied)
+  RequestHead head;           // the parsed request
+  api::Response response;
+  std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
+  bool answered = false;
+};
+
+// --- reading a request ------------------------------------------------------------------
+
+enum class ReadOutcome {
+  Ready,    // exchange.head holds a request
+  Closed,   // EOF, reset or a passed deadline: close without an answer
+  Refused,  // a limit or malformed HTTP: answer with `refusal`, then close
+};
+
+struct ReadResult {
+  ReadOutcome outcome = ReadOutcome::Ready;
+  bool keep_alive = false;  // the client asked to keep the connection open
+  ApiError refusal = {};
+};
+
+// The common request, whole in the buffer, parsed without Beast (common_request.hpp):
+// true when it was, false when Beast's parser must read it (read_request_with_beast).
+inline bool parse_buffered_request(Exchange& x, const ServerOptions& o, ReadResult& read) {
+  x.head.clear();
+  const auto* bytes = static_cast<const char*>(x.buffer.data().data());
+  const CommonRequest common = parse_common_request(std::string_view(bytes, x.buffer.size()),
+                                                    o.header_limit, o.body_limit, x.head);
+  if (common.consumed == 0) return false;
+  x.buffer.consume(common.consumed);
+  read.keep_alive = common.keep_alive;
+  return true;
+}
+
+// Any other request, through Beast's parser: reads until the message is complete. An
+// oversized Content-Length is refused before the body is read, and a client waiting on
+// "Expect: 100-continue" is told to send.
+template <class Stream>
+net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Stream& stream,
+                                                   Exchange& x) {
+  using namespace detail;
+  const ServerOptions& o = state.options;
+  x.head.clear();
+  RequestParser parser(x.head);
+  parser.header_limit(static_cast<std::uint32_t>(o.header_limit));
+  parser.body_limit(o.body_limit);
+  // Beast 1.81 counts header_limit only against bytes not yet consumed (the request line
+  // is consumed on its own when the fields are incomplete): count the total here.
+  std::size_t header_bytes = 0;
+  beast::error_code ec;
+  while (!parser.is_done()) {
+    if (x.buffer.size() > 0) {
+      const bool header_was_done = parser.is_header_done();
+      const std::size_t used = parser.put(x.buffer.data(), ec);
+      x.buffer.consume(used);
+      if (ec == bhttp::error::need_more) ec = {};
+      if (ec) break;
+      if (!header_was_done) {
+        // Not eager yet: this put stopped at the end of the header at the latest.
+        header_bytes += used;
+        if (parser.is_header_done()) {
+          if (header_bytes > o.header_limit)
+            ec = bhttp::error::header_limit;
+          else if (transfer_encoding_refused(x.head, parser))
+            ec = bhttp::error::bad_transfer_encoding;
+          if (ec) break;
+          parser.eager(true);
+          if (parser.is_done()) break;
+          if (x.head.expect_continue) {
+            static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+            state.set_deadline(o.write_timeout_s);
+            auto [wec, wn] = co_await net::async_write(
+                stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
+            (void)wn;
+            if (wec) co_return ReadResult{ReadOutcome::Closed};
+          }
+          state.set_deadline(o.read_timeout_s);  // the body has its own read timeout
+          continue;                              // parse the body bytes already here
+        }
+        if (header_bytes + x.buffer.size() >= o.header_limit) {
+          ec = bhttp::error::header_limit;
+          break;
+        }
+      }
+      if (parser.is_done()) break;
+    }
+    auto [rec, n] = co_await stream.async_read_some(x.buffer.prepare(kReadSize), use_tuple);
+    if (rec) co_return ReadResult{ReadOutcome::Closed};
+    x.buffer.commit(n);
+  }
+  if (ec) {
+    if (!is_protocol_error(ec)) co_return ReadResult{ReadOutcome::Closed};
+    // Limits and malformed HTTP get an envelope, then the connection is closed: the rest
+    // of the stream cannot be trusted to be at a message boundary.
+    co_return ReadResult{ReadOutcome::Refused, false, transport_error_for(ec, o)};
+  }
+  co_return ReadResult{ReadOutcome::Ready, parser.keep_alive()};
+}
+
+// --- answering it -------------------------------------------------------------------------
+
+// Hands the request to the API. True when the response is complete; false when its
+// counting waits on a shared store (Service::handle_async), whose reply wait_for_answer
+// awaits: the thread serves other connections meanwhile.
+inline bool answer(ConnectionState& state, Exchange& x) {
+  x.response.clear();
+  x.answered = false;
+  return state.service.handle_async(to_api_request(x.head, state.peer_ip), x.response, [&x] {
+    x.answered = true;
+    if (x.wake) x.wake->cancel();
+  });
+}
+
+template <class Stream>
+net::awaitable<void> wait_for_answer(Stream& stream, Exchange& x) {
+  if (!x.wake) x.wake.emplace(stream.get_executor());
+  while (!x.answered) {
+    x.wake->expires_at(net::steady_timer::time_point::max());
+    co_await x.wake->async_wait(detail::use_tuple);
+  }
+}
+
+// --- sending the response ---------------------------------------------------------------
+
+// The head, then a shared body prefix from where it lives (no copy of a 7.5 KB listing per
+// request), then the rest of the body: one gathered write. A response almost always fits
+// the socket's send buffer, so it is sent at once without suspending the coroutine (the
+// socket is non-blocking, session.cpp). Returns the bytes not yet sent (send_rest sends
+// them), or std::nullopt when the connection failed.
+template <class Stream>
+std::optional<beast::buffers_suffix<std::array<net::const_buffer, 3>>> send_now(Stream& stream,
+                                                                                Exchange& x,
+                                                                                bool keep_alive) {
+  const bool head_only = x.head.method == "HEAD";
+  write_response(x.out, x.response, x.head.version, keep_alive, head_only);
+  const auto parts = response_parts(x.out, x.response, head_only);
+  const std::array<net::const_buffer, 3> buffers{net::buffer(parts[0]), net::buffer(parts[1]),
+                                                 net::buffer(parts[2])};
+  beast::error_code ec;
+  const std::size_t sent = stream.write_some(buffers, ec);
+  if (ec == net::error::would_block || ec == net::error::try_again) ec = {};
+  if (ec) return std::nullopt;
+  beast::buffers_suffix<std::array<net::const_buffer, 3>> rest(buffers);
+  rest.consume(sent);
+  return rest;
+}
+
+// What did not fit the send buffer, under the write timeout. False when it failed.
+template <class Stream>
+net::awaitable<bool> send_rest(ConnectionState& state, Stream& stream,
+                               beast::buffers_suffix<std::array<net::const_buffer, 3>> rest) {
+  state.set_deadline(state.options.write_timeout_s);
+  auto [ec, n] = co_await net::async_write(stream, rest, detail::use_tuple);
+  (void)n;
+  co_return !ec;
+}
+
+// A refused request's envelope (413, 431, 400), before the connection is closed.
+template <class Stream>
+net::awaitable<void> send_refusal(ConnectionState& state, Stream& stream, Exchange& x,
+                                  const ApiError& refusal) {
+  write_response(x.out, state.service.transport_error(refusal, state.peer_ip), 11, false);
+  state.set_deadline(state.options.write_timeout_s);
+  co_await net::async_write(stream, net::buffer(x.out), detail::use_tuple);
+}
+
+// --- the loop ---------------------------------------------------------------------------
+
 // Serves requests on `stream` until the client closes, a deadline passes, keep-alive ends
-// or the server stops. One request: wait for bytes (idle timeout), then feed everything
-// buffered to the parser synchronously and read only when it needs more (read timeout,
-// restarted when the header is complete), answer, write (write timeout).
+// or the server stops. One request: wait for bytes (idle timeout), read it (read timeout,
+// restarted when the header is complete), answer, send (write timeout). The asynchronous
+// steps are awaited only when they cannot complete at once.
 template <class Stream>
 net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   using namespace detail;
   const ServerOptions& o = state.options;
-  beast::flat_buffer buffer;
-  std::string out;   // serialised responses; keeps its capacity across requests
-  RequestHead head;  // the parsed request; keeps its capacities across requests
-  api::Response response;                 // the answer; keeps its capacities across requests
-  std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
-
+  Exchange x;
   for (;;) {
     state.idle = true;
     if (state.stopping.load(std::memory_order_relaxed)) break;
-    if (buffer.size() == 0) {
+    if (x.buffer.size() == 0) {
       state.set_deadline(o.idle_timeout_s);
-      auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
+      auto [rec, n] = co_await stream.async_read_some(x.buffer.prepare(kReadSize), use_tuple);
       if (rec) break;
-      buffer.commit(n);
+      x.buffer.commit(n);
     }
     state.idle = false;
     state.set_deadline(o.read_timeout_s);
 
-    head.clear();
-    // The common request, whole in the buffer, is parsed by parse_common_request; any
-    // other goes through Beast's parser exactly as before (common_request.hpp).
-    bool keep_alive_requested = false;
-    const auto* bytes = static_cast<const char*>(buffer.data().data());
-    if (const CommonRequest common = parse_common_request(std::string_view(bytes, buffer.size()),
-                                                          o.header_limit, o.body_limit, head);
-        common.consumed > 0) {
-      buffer.consume(common.consumed);
-      keep_alive_requested = common.keep_alive;
-    } else {
-      head.clear();
-      RequestParser parser(head);
-      parser.header_limit(static_cast<std::uint32_t>(o.header_limit));
-      parser.body_limit(o.body_limit);
-      // Beast 1.81 counts header_limit only against bytes not yet consumed (the request
-      // line is consumed on its own when the fields are incomplete): count the total here.
-      std::size_t header_bytes = 0;
-      beast::error_code ec;
-      bool closed = false;
-      while (!parser.is_done()) {
-        if (buffer.size() > 0) {
-          const bool header_was_done = parser.is_header_done();
-          const std::size_t used = parser.put(buffer.data(), ec);
-          buffer.consume(used);
-          if (ec == bhttp::error::need_more) ec = {};
-          if (ec) break;
-          if (!header_was_done) {
-            // Not eager yet: this put stopped at the end of the header at the latest.
-            header_bytes += used;
-            if (parser.is_header_done()) {
-              if (header_bytes > o.header_limit)
-                ec = bhttp::error::header_limit;
-              else if (transfer_encoding_refused(head, parser))
-                ec = bhttp::error::bad_transfer_encoding;
-              if (ec) break;
-              parser.eager(true);
-              if (parser.is_done()) break;
-              // Answer before reading the body: an oversized Content-Length was refused
-              // above, and a client waiting on "Expect: 100-continue" is told to send.
-              if (head.expect_continue) {
-                static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-                state.set_deadline(o.write_timeout_s);
-                auto [wec, wn] = co_await net::async_write(
-                    stream, net::buffer(kContinue.data(), kContinue.size()), use_tuple);
-                (void)wn;
-                if (wec) {
-                  closed = true;
-                  break;
-                }
-              }
-              state.set_deadline(o.read_timeout_s);  // the body has its own read timeout
-              continue;                              // parse the body bytes already here
-            }
-            if (header_bytes + buffer.size() >= o.header_limit) {
-              ec = bhttp::error::header_limit;
-              break;
-            }
-          }
-          if (parser.is_done()) break;
-        }
-        auto [rec, n] = co_await stream.async_read_some(buffer.prepare(kReadSize), use_tuple);
-        if (rec) {
-          closed = true;  // EOF, reset or a passed deadline: close without an answer
-          break;
-        }
-        buffer.commit(n);
-      }
-      if (closed) break;
-      if (ec) {
-        if (!is_protocol_error(ec)) break;
-        // Limits and malformed HTTP get an envelope, then the connection is closed: the
-        // rest of the stream cannot be trusted to be at a message boundary.
-        write_response(out,
-                       state.service.transport_error(transport_error_for(ec, o), state.peer_ip), 11,
-                       false);
-        state.set_deadline(o.write_timeout_s);
-        co_await net::async_write(stream, net::buffer(out), use_tuple);
-        break;
-      }
-      keep_alive_requested = parser.keep_alive();
+    ReadResult read;
+    if (!parse_buffered_request(x, o, read))
+      read = co_await read_request_with_beast(state, stream, x);
+    if (read.outcome == ReadOutcome::Closed) break;
+    if (read.outcome == ReadOutcome::Refused) {
+      co_await send_refusal(state, stream, x, read.refusal);
+      break;
     }
 
-    const api::Request request = to_api_request(head, state.peer_ip);
-    response.clear();
-    // A request whose counting waits on a shared store resumes when its reply arrives
-    // (Service::handle_async): the thread serves other connections meanwhile.
-    bool answered = false;
-    if (!state.service.handle_async(request, response, [&answered, &wake] {
-          answered = true;
-          if (wake) wake->cancel();
-        })) {
-      if (!wake) wake.emplace(stream.get_executor());
-      while (!answered) {
-        wake->expires_at(net::steady_timer::time_point::max());
-        co_await wake->async_wait(use_tuple);
-      }
-    }
-    const bool keep_alive = keep_alive_requested && !state.stopping.load(std::memory_order_relaxed);
-    const bool head_only = head.method == "HEAD";
-    write_response(out, response, head.version, keep_alive, head_only);
-    // The head, then a shared body prefix from where it lives (no copy of a 7.5 KB listing
-    // per request), then the rest of the body: one gathered write, one sendmsg.
-    const auto parts = response_parts(out, response, head_only);
-    const std::array<net::const_buffer, 3> buffers{net::buffer(parts[0]), net::buffer(parts[1]),
-                                                   net::buffer(parts[2])};
-    // A response almost always fits the socket's send buffer: send it now, without
-    // suspending the coroutine (the socket is non-blocking, session.cpp); only what does
-    // not fit waits on an async_write, under the write timeout.
-    beast::error_code wec;
-    const std::size_t sent = stream.write_some(buffers, wec);
-    if (wec == net::error::would_block || wec == net::error::try_again) wec = {};
-    if (!wec && sent < net::buffer_size(buffers)) {
-      beast::buffers_suffix<std::array<net::const_buffer, 3>> rest(buffers);
-      rest.consume(sent);
-      state.set_deadline(o.write_timeout_s);
-      std::tie(wec, std::ignore) = co_await net::async_write(stream, rest, use_tuple);
-    }
-    if (wec || !keep_alive) break;
+    if (!answer(state, x)) co_await wait_for_answer(stream, x);
+
+    const bool keep_alive = read.keep_alive && !state.stopping.load(std::memory_order_relaxed);
+    auto rest = send_now(stream, x, keep_alive);
+    if (!rest) break;
+    if (beast::buffer_bytes(*rest) > 0 && !co_await send_rest(state, stream, *rest)) break;
+    if (!keep_alive) break;
   }
 }
 

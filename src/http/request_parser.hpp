@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "http/request_head.hpp"
 
 namespace toolcalc::http {
@@ -55,10 +56,10 @@ class RequestParser final : public bhttp::basic_parser<true> {
         ++head_.transfer_encoding_fields;
         break;
       case bhttp::field::expect:
-        head_.expect_continue = boost::beast::iequals(value, "100-continue");
+        head_.expect_continue = iequals(value, "100-continue");
         break;
       case bhttp::field::unknown:
-        if (boost::beast::iequals(name_string, "MCP-Protocol-Version"))
+        if (iequals(name_string, "MCP-Protocol-Version"))
           record_field(head_, HeadField::McpProtocolVersion, v);
         break;
       default:

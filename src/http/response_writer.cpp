@@ -11,23 +11,40 @@ namespace {
 
 std::string_view reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return status < 300 ? "OK" : status < 500 ? "Client Error" : "Server Error";
+    case 200:
+      return "OK";
+    case 202:
+      return "Accepted";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 413:
+      return "Content Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Content";
+    case 429:
+      return "Too Many Requests";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return status < 300 ? "OK" : status < 500 ? "Client Error" : "Server Error";
   }
 }
 
@@ -63,8 +80,8 @@ class HeadWriter {
 };
 
 // The most the head can take beyond the variable text of the response: the status line,
-// the names, separators and numbers of the headers the writer adds itself, and the
-// closing blank line.
+// the names, separators and numbers of the headers the writer adds itself (Content-Type,
+// Content-Length, Connection), and the closing blank line.
 constexpr size_t kHeadOverhead = 512;
 
 }  // namespace
@@ -72,20 +89,15 @@ constexpr size_t kHeadOverhead = 512;
 void write_response(std::string& out, const api::Response& response, unsigned version,
                     bool keep_alive, bool head) {
   const bool with_body = !head && response.body_prefix.empty();
-  size_t bound = kHeadOverhead + response.request_id.size() + response.tool_version.size() +
-                 response.content_type.size() + (with_body ? response.body.size() : 0);
+  size_t bound = kHeadOverhead + response.lead_headers.size() + response.content_type.size() +
+                 (with_body ? response.body.size() : 0);
   for (const auto& [name, value] : response.headers) bound += name.size() + value.size() + 4;
   if (response.common_headers) bound += response.common_headers->lines.size();
 
   HeadWriter w(out, bound);
   w << (version == 10 ? std::string_view("HTTP/1.0 ") : std::string_view("HTTP/1.1 "))
     << int64_t{response.status} << " " << reason(response.status) << "\r\n";
-  if (!response.request_id.empty()) w << "X-Request-ID: " << response.request_id << "\r\n";
-  if (!response.tool_version.empty()) w << "X-Tool-Version: " << response.tool_version << "\r\n";
-  if (response.rate)
-    w << "X-RateLimit-Limit: " << response.rate->limit
-      << "\r\nX-RateLimit-Remaining: " << response.rate->remaining
-      << "\r\nX-RateLimit-Reset: " << response.rate->reset_epoch_s << "\r\n";
+  w << response.lead_headers;
   for (const auto& [name, value] : response.headers) w << name << ": " << value << "\r\n";
   if (response.common_headers) w << response.common_headers->lines;
   if (response.body_size() > 0) w << "Content-Type: " << response.content_type << "\r\n";

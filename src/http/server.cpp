@@ -2,7 +2,6 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -15,9 +14,28 @@
 
 #include "core/clock.hpp"
 #include "core/event_loop.hpp"
+#include "core/log.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
+
+namespace {
+
+// What a connection's or a loop's coroutine ends with: an exception that escaped it (a
+// defect: everything expected is handled inside) is logged with its message, never
+// dropped; the server goes on.
+void log_escaped_exception(std::exception_ptr e) {
+  if (!e) return;
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& ex) {
+    log::error("a connection ended with an exception", {{"error", ex.what()}});
+  } catch (...) {
+    log::error("a connection ended with an exception", {{"error", "not a std::exception"}});
+  }
+}
+
+}  // namespace
 
 struct Server::Impl {
   SharedState shared;
@@ -44,10 +62,11 @@ struct Server::Impl {
       }
       if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
         shared.open_connections.fetch_sub(1);
-        net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), net::detached);
+        net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
         continue;
       }
-      net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)), net::detached);
+      net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
+                    log_escaped_exception);
     }
   }
 
@@ -118,8 +137,8 @@ void Server::run() {
   if (impl_->workers.empty()) bind();
   Worker& first = *impl_->workers.front();
   for (auto& w : impl_->workers) {
-    net::co_spawn(w->ioc, impl_->accept_loop(*w), net::detached);
-    net::co_spawn(w->ioc, impl_->deadline_sweep(*w), net::detached);
+    net::co_spawn(w->ioc, impl_->accept_loop(*w), log_escaped_exception);
+    net::co_spawn(w->ioc, impl_->deadline_sweep(*w), log_escaped_exception);
   }
 
   // Watchdog: once a stop begins, in-flight requests get shutdown_grace_s to finish.

@@ -45,9 +45,9 @@ net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socke
 }
 
 net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket) {
-  api::Response r = shared.service.transport_error(
-      {503, "SERVER_BUSY", "too many open connections; retry shortly", {}}, peer_address(socket));
-  r.set_header("Retry-After", "1");
+  const api::Response r = shared.service.transport_error(
+      {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}},
+      peer_address(socket));
   std::string out;
   write_response(out, r, 11, false);
   beast::tcp_stream stream(std::move(socket));

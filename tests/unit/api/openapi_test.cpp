@@ -1,7 +1,7 @@
 // JSON Schema and OpenAPI generation (issue 7 points 1 and 4): the schemas a tool's
 // descriptor gives, exactly, and the document's shape — every tool and endpoint, shared
 // components, every $ref resolvable, served as is by GET /v1/openapi.json.
-#include "catalog/openapi.hpp"
+#include "api/openapi/openapi.hpp"
 
 #include <gtest/gtest.h>
 
@@ -130,17 +130,16 @@ TEST(JsonSchema, BatteryRequestSchemaExactly) {
 }
 
 TEST(OpenApi, ServerUrlFollowsTheBasePath) {
-  EXPECT_EQ(catalog::openapi_server_url({"1", "", ""}), "/");
-  EXPECT_EQ(catalog::openapi_server_url({"1", "/api", ""}), "/api");
-  EXPECT_EQ(catalog::openapi_server_url({"1", "/api", "https://x.example/"}),
-            "https://x.example/api");
-  EXPECT_EQ(catalog::openapi_server_url({"1", "", "https://x.example"}), "https://x.example");
-  EXPECT_EQ(catalog::pascal_case("mcu-deep-sleep-battery"), "McuDeepSleepBattery");
+  EXPECT_EQ(api::openapi::server_url({"1", "", ""}), "/");
+  EXPECT_EQ(api::openapi::server_url({"1", "/api", ""}), "/api");
+  EXPECT_EQ(api::openapi::server_url({"1", "/api", "https://x.example/"}), "https://x.example/api");
+  EXPECT_EQ(api::openapi::server_url({"1", "", "https://x.example"}), "https://x.example");
+  EXPECT_EQ(api::openapi::pascal_case("mcu-deep-sleep-battery"), "McuDeepSleepBattery");
 }
 
 TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
   const auto registry = make_registry();
-  const std::string text = catalog::render_openapi(registry, {"9.9.9", "/api", ""});
+  const std::string text = api::openapi::render(registry, {"9.9.9", "/api", ""});
   const json::object doc = json::parse(text).as_object();
   EXPECT_EQ(doc.at("openapi").as_string(), "3.1.0");
   EXPECT_EQ(doc.at("info").at("version").as_string(), "9.9.9");
@@ -149,7 +148,7 @@ TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
   const auto& schemas = doc.at("components").at("schemas").as_object();
   for (const auto& r : registry.tools()) {
     const auto& t = r.tool.descriptor;
-    const std::string prefix = catalog::pascal_case(t.slug);
+    const std::string prefix = api::openapi::pascal_case(t.slug);
     ASSERT_TRUE(paths.contains(t.endpoint())) << t.endpoint();
     const auto& post = paths.at(t.endpoint()).at("post").as_object();
     EXPECT_EQ(post.at("operationId").as_string(), "run" + prefix);
@@ -191,7 +190,7 @@ TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
 
 TEST(OpenApi, EveryReferenceResolves) {
   const auto registry = make_registry();
-  const json::value doc = json::parse(catalog::render_openapi(registry, {"1", "", ""}));
+  const json::value doc = json::parse(api::openapi::render(registry, {"1", "", ""}));
   int refs = 0;
   std::function<void(const json::value&)> walk = [&](const json::value& v) {
     if (v.is_array()) {
@@ -232,7 +231,7 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
   req.peer_ip = "10.0.0.1";
   const api::Response r = service.handle(req);
   ASSERT_EQ(r.status, 200) << r.full_body();
-  EXPECT_EQ(r.full_body(), catalog::render_openapi(registry, {"9.9.9", "/api", ""}));
+  EXPECT_EQ(r.full_body(), api::openapi::render(registry, {"9.9.9", "/api", ""}));
   EXPECT_EQ(r.full_body(), service.openapi_json());
   ASSERT_TRUE(r.header("X-RateLimit-Remaining").has_value());
   EXPECT_EQ(*r.header("X-RateLimit-Remaining"), "4");  // counted like discovery
@@ -248,7 +247,7 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
 TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
   const auto registry = make_registry();
   const json::object doc =
-      json::parse(catalog::render_openapi(registry, {"9.9.9", "", ""})).as_object();
+      json::parse(api::openapi::render(registry, {"9.9.9", "", ""})).as_object();
   const auto& paths = doc.at("paths").as_object();
   const auto& schemas = doc.at("components").at("schemas").as_object();
   test_support::FakeAccess access;
@@ -257,7 +256,7 @@ TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
   api::Service service{registry, access, clock, api::ServiceOptions{"", "9.9.9"}};
   for (const auto& r : registry.tools()) {
     const auto& t = r.tool.descriptor;
-    const std::string prefix = catalog::pascal_case(t.slug);
+    const std::string prefix = api::openapi::pascal_case(t.slug);
     const std::string path = t.endpoint() + "/sweep";
     ASSERT_TRUE(paths.contains(path)) << path;
     const auto& post = paths.at(path).at("post").as_object();

@@ -33,10 +33,25 @@ TEST(Routes, HonoursTheBasePath) {
 }
 
 TEST(Routes, RejectsEverythingElse) {
-  for (const char* target : {"", "/v1", "/v1/", "/v2/health", "/v1/health/", "/v1/tools/",
-                             "/v1/a/b/c", "/v1/a/b/schema/x", "/v1//b", "/v1/A/b",
-                             "/v1/tools/x/schema", "/v1/a/b/", "x/v1/health", "/v1/a/b/sweep/x",
-                             "/v1/tools/x/sweep", "/app.jsx", "/vendor/", "/vendor/x.js", "//",
+  for (const char* target : {"",
+                             "/v1",
+                             "/v1/",
+                             "/v2/health",
+                             "/v1/health/",
+                             "/v1/tools/",
+                             "/v1/a/b/c",
+                             "/v1/a/b/schema/x",
+                             "/v1//b",
+                             "/v1/A/b",
+                             "/v1/tools/x/schema",
+                             "/v1/a/b/",
+                             "x/v1/health",
+                             "/v1/a/b/sweep/x",
+                             "/v1/tools/x/sweep",
+                             "/app.jsx",
+                             "/vendor/",
+                             "/vendor/x.js",
+                             "//",
                              "/index.html/"})
     EXPECT_EQ(match_route(target, "").kind, RouteKind::NotFound) << target;
 }

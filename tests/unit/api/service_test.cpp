@@ -93,9 +93,9 @@ TEST_F(ServiceTest, UnknownPathsAndToolsAre404) {
   EXPECT_NE(parse(r).at("error").at("message").as_string().find("no-such-tool"), std::string::npos);
   auto moved = call("POST", "/v1/electronics/mcu-deep-sleep-battery", "{}");
   expect_error(moved, 404, "NOT_FOUND");
-  EXPECT_NE(parse(moved).at("error").at("message").as_string().find(
-                "/v1/iot-mcu/mcu-deep-sleep-battery"),
-            std::string::npos);
+  EXPECT_NE(
+      parse(moved).at("error").at("message").as_string().find("/v1/iot-mcu/mcu-deep-sleep-battery"),
+      std::string::npos);
   expect_error(call("GET", "/v1/tools/nope"), 404, "NOT_FOUND");
   expect_error(call("GET", "/v1/a/b/schema"), 404, "NOT_FOUND");
 }
@@ -116,9 +116,9 @@ TEST_F(ServiceTest, NonJsonContentTypeIs415) {
   expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
                     "text/plain"),
                415, "UNSUPPORTED_MEDIA_TYPE");
-  expect_error(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
-                    ""),
-               415, "UNSUPPORTED_MEDIA_TYPE");
+  expect_error(
+      call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good", ""), 415,
+      "UNSUPPORTED_MEDIA_TYPE");
   EXPECT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery, "Bearer tc_live_good",
                  "Application/JSON; charset=utf-8")
                 .status,
@@ -161,8 +161,8 @@ TEST_F(ServiceTest, AuthenticationRules) {
 TEST_F(ServiceTest, RateLimitGives429WithRetryAfterAndCountsErrors) {
   access.keys["tc_live_good"].rate_per_minute = 3;
   expect_error(call("GET", "/v1/nope"), 404, "NOT_FOUND");  // counted: 1
-  EXPECT_EQ(call("GET", "/v1/tools").status, 200);           // 2
-  auto third = call("GET", "/v1/domains");                   // 3
+  EXPECT_EQ(call("GET", "/v1/tools").status, 200);          // 2
+  auto third = call("GET", "/v1/domains");                  // 3
   EXPECT_EQ(*third.header("X-RateLimit-Remaining"), "0");
   auto limited = call("GET", "/v1/domains");
   expect_error(limited, 429, "RATE_LIMITED");
@@ -293,7 +293,8 @@ TEST_F(ServiceTest, ToolsListingPaginates) {
   EXPECT_EQ(res.at("pages").as_int64(), pages);
   ASSERT_EQ(static_cast<int64_t>(res.at("items").as_array().size()), total - 3 * (pages - 1));
   EXPECT_EQ(res.at("items").as_array()[0].as_object().size(), 7u);
-  auto past = parse(call("GET", "/v1/tools?limit=3&page=" + std::to_string(pages + 1), {}, std::nullopt));
+  auto past =
+      parse(call("GET", "/v1/tools?limit=3&page=" + std::to_string(pages + 1), {}, std::nullopt));
   EXPECT_TRUE(past.at("result").at("items").as_array().empty());
   auto dom = parse(call("GET", "/v1/tools?domain=pcb-design", {}, std::nullopt));
   EXPECT_EQ(dom.at("result").at("total").as_int64(), registry.live_count("pcb-design"));

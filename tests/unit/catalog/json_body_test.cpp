@@ -74,8 +74,8 @@ TEST(JsonBody, DuplicateNestedKeyIsNamedWithItsParent) {
   ParsedBody parsed;
   ApiError error;
   EXPECT_FALSE(parse_body(R"({"inputs":{"x":1,"y":2,"x":3},"vary":{}})", parsed, error));
-  EXPECT_EQ(error.status, 400);
-  EXPECT_EQ(error.code, "VALIDATION_ERROR");
+  EXPECT_EQ(error.status(), 400);
+  EXPECT_EQ(error.code_name(), "VALIDATION_ERROR");
   EXPECT_EQ(error.field, "inputs.x");
   EXPECT_NE(error.message.find("inputs.x"), std::string::npos) << error.message;
 

@@ -22,12 +22,18 @@ TEST(JsonString, CopiesPlainTextAndEscapesWhatJsonRequires) {
 }
 
 TEST(JsonString, KeepsValidUtf8AndReplacesInvalidBytes) {
-  EXPECT_EQ(as_json("25 \xc2\xb0""C, 5 \xce\xbc""A, \xf0\x9f\x94\x8b"),
-            "\"25 \xc2\xb0""C, 5 \xce\xbc""A, \xf0\x9f\x94\x8b\"");
-  EXPECT_EQ(as_json("a\xff" "b"), R"("a\ufffdb")");
-  EXPECT_EQ(as_json("\xc0\xaf"), R"("\ufffd\ufffd")");          // overlong '/'
+  EXPECT_EQ(as_json("25 \xc2\xb0"
+                    "C, 5 \xce\xbc"
+                    "A, \xf0\x9f\x94\x8b"),
+            "\"25 \xc2\xb0"
+            "C, 5 \xce\xbc"
+            "A, \xf0\x9f\x94\x8b\"");
+  EXPECT_EQ(as_json("a\xff"
+                    "b"),
+            R"("a\ufffdb")");
+  EXPECT_EQ(as_json("\xc0\xaf"), R"("\ufffd\ufffd")");            // overlong '/'
   EXPECT_EQ(as_json("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");  // UTF-16 surrogate
-  EXPECT_EQ(as_json("\xe2\x82"), R"("\ufffd\ufffd")");          // truncated sequence
+  EXPECT_EQ(as_json("\xe2\x82"), R"("\ufffd\ufffd")");            // truncated sequence
 }
 
 // Long strings take the 16-bytes-at-a-time scan: a byte that needs escaping (or is not

@@ -73,8 +73,8 @@ void expect_error(std::string_view body, const std::string& code, const std::str
                   const std::string& message) {
   Outcome o = run(body);
   ASSERT_FALSE(o.ok) << body;
-  EXPECT_EQ(o.error.status, 400) << body;
-  EXPECT_EQ(o.error.code, code) << body;
+  EXPECT_EQ(o.error.status(), 400) << body;
+  EXPECT_EQ(o.error.code_name(), code) << body;
   EXPECT_EQ(o.error.field, field) << body;
   EXPECT_EQ(o.error.message, message) << body;
 }
@@ -161,7 +161,7 @@ TEST(Validate, NegativeZeroIsZero) {
 TEST(Validate, HugeNumbersAreNotFinite) {
   Outcome o = run(R"({"battery_capacity_mah":1e400,"calls_per_month":1})");
   ASSERT_FALSE(o.ok);
-  EXPECT_EQ(o.error.status, 400);
+  EXPECT_EQ(o.error.status(), 400);
   EXPECT_EQ(o.error.field, "battery_capacity_mah");
 }
 
@@ -171,8 +171,8 @@ TEST(ParseBody, RejectsWhatIsNotOneObject) {
     ParsedBody parsed;
     ApiError error;
     EXPECT_FALSE(parse_body(body, parsed, error)) << body;
-    EXPECT_EQ(error.code, "INVALID_JSON") << body;
-    EXPECT_EQ(error.status, 400) << body;
+    EXPECT_EQ(error.code_name(), "INVALID_JSON") << body;
+    EXPECT_EQ(error.status(), 400) << body;
     EXPECT_TRUE(error.field.empty()) << body;
   }
 }
@@ -215,7 +215,7 @@ TEST(ParseBody, RejectsDuplicateKeys) {
   ParsedBody parsed;
   ApiError error;
   EXPECT_FALSE(parse_body(R"({"a":1,"b":2,"a":3})", parsed, error));
-  EXPECT_EQ(error.code, "VALIDATION_ERROR");
+  EXPECT_EQ(error.code_name(), "VALIDATION_ERROR");
   EXPECT_EQ(error.field, "a");
   EXPECT_EQ(error.message, "a appears more than once in the request body");
 }
@@ -225,11 +225,11 @@ TEST(ParseBody, RejectsDeepNestingAndInvalidUtf8) {
   ParsedBody parsed;
   ApiError error;
   EXPECT_FALSE(parse_body(deep, parsed, error));
-  EXPECT_EQ(error.code, "INVALID_JSON");
+  EXPECT_EQ(error.code_name(), "INVALID_JSON");
   EXPECT_FALSE(parse_body("{\"a\":\"\xff\xfe\"}", parsed, error));
-  EXPECT_EQ(error.code, "INVALID_JSON");
+  EXPECT_EQ(error.code_name(), "INVALID_JSON");
   EXPECT_FALSE(parse_body("{\"a\":\"line\nbreak\"}", parsed, error));  // raw control char
-  EXPECT_EQ(error.code, "INVALID_JSON");
+  EXPECT_EQ(error.code_name(), "INVALID_JSON");
 }
 
 TEST(ParseBody, KeepsNestedMembersAsTheirKind) {

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <unistd.h>
+#include <fstream>
 
 #include "accounts/plans.hpp"
 
@@ -44,7 +44,8 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
 }
 
 TEST(ServiceConfig, TheShippedConfigIsTheDefaults) {
-  const auto shipped = cli::load_service_config(fs::path(TOOLCALC_SOURCE_DIR) / "config" / "toolcalc.toml");
+  const auto shipped =
+      cli::load_service_config(fs::path(TOOLCALC_SOURCE_DIR) / "config" / "toolcalc.toml");
   const auto defaults = cli::load_service_config(std::nullopt);
   EXPECT_EQ(shipped.port, defaults.port);
   EXPECT_EQ(shipped.read_timeout_s, defaults.read_timeout_s);

@@ -78,14 +78,13 @@ TEST(ResponseWriter, SharedPrefixIsSentUncopiedAndIdentical) {
   EXPECT_TRUE(out_whole.ends_with("\r\n\r\n"));
 }
 
-// X-Tool-Version and the X-RateLimit-* numbers are written by the transport, after the
-// request id and before the other headers; header() reads them as they are sent.
+// X-Request-ID, X-Tool-Version and the X-RateLimit-* numbers are rendered by the API layer
+// (write_lead_headers) and sent first; header() reads them as they are sent.
 TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
   api::Response r;
   r.status = 429;
   r.request_id = "req_2";
-  r.tool_version = "1.2.3";
-  r.rate = api::RateLimitHeaders{60, 0, 1800000060};
+  api::write_lead_headers(r, "1.2.3", api::RateLimitHeaders{60, 0, 1800000060});
   r.set_header("Retry-After", "17");
   r.body = "{}";
   std::string out;
@@ -109,7 +108,7 @@ TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
   EXPECT_EQ(r.header("Retry-After"), "17");
 
   // The largest numbers and a long header still fit the head's size bound.
-  r.rate = api::RateLimitHeaders{INT64_MIN, INT64_MAX, INT64_MIN};
+  api::write_lead_headers(r, "1.2.3", api::RateLimitHeaders{INT64_MIN, INT64_MAX, INT64_MIN});
   r.status = 1234567890;
   r.set_header("X-Long", std::string(5000, 'x'));
   write_response(out, r, 11, false);

@@ -31,7 +31,7 @@ inline catalog::ComputeResult compute_body(const catalog::Tool& tool, std::strin
   catalog::Inputs inputs;
   if (!catalog::parse_body(body, parsed, error) ||
       !catalog::validate_inputs(parsed, tool.descriptor, inputs, error))
-    throw std::invalid_argument(std::to_string(error.status) + ":" + error.field + ":" +
+    throw std::invalid_argument(std::to_string(error.status()) + ":" + error.field + ":" +
                                 error.message);
   return tool.compute(inputs);
 }
@@ -45,7 +45,7 @@ inline std::string run_tool(const catalog::Tool& tool, std::string_view body) {
   catalog::Inputs inputs;
   if (!catalog::parse_body(body, parsed, error) ||
       !catalog::validate_inputs(parsed, tool.descriptor, inputs, error))
-    return std::to_string(error.status) + ":" + error.field + ":" + error.message;
+    return std::to_string(error.status()) + ":" + error.field + ":" + error.message;
   catalog::ComputeResult result = tool.compute(inputs);
   if (const auto* failure = std::get_if<catalog::ToolError>(&result))
     return "422:" + failure->field + ":" + failure->message;

@@ -1,0 +1,21 @@
+#pragma once
+// The limits of the API, in one place: the transport enforces the message sizes, the
+// endpoints the rest, and the OpenAPI document states them from these same constants.
+#include <cstddef>
+#include <cstdint>
+
+namespace toolcalc::api {
+
+// A request's header block (→ 431 HEADERS_TOO_LARGE) and body (→ 413 PAYLOAD_TOO_LARGE,
+// answered before the body is read). 64 KiB holds any tool's inputs many times over.
+inline constexpr std::size_t kHeaderLimitBytes = 8 * 1024;
+inline constexpr std::size_t kBodyLimitBytes = 64 * 1024;
+
+// GET /v1/tools: items per page.
+inline constexpr int64_t kDefaultPageSize = 20;
+inline constexpr int64_t kMaxPageSize = 100;
+
+// A domain or a slug in a path: 1 to kMaxNameLength of [a-z0-9._-] (routes.cpp).
+inline constexpr std::size_t kMaxNameLength = 64;
+
+}  // namespace toolcalc::api

@@ -1,0 +1,53 @@
+#include "api/response.hpp"
+
+#include <cstring>
+
+#include "core/decimal.hpp"
+
+namespace toolcalc::api {
+namespace {
+
+// Appends pieces into a buffer sized beforehand: each one a memcpy, the numbers written in
+// place (every response has these headers, so they cost no allocation once the buffer
+// has grown).
+class LineWriter {
+ public:
+  LineWriter(std::string& out, size_t bound) : out_(out) {
+    out_.resize(bound);
+    p_ = out_.data();
+  }
+  LineWriter& operator<<(std::string_view text) {
+    std::memcpy(p_, text.data(), text.size());
+    p_ += text.size();
+    return *this;
+  }
+  LineWriter& operator<<(int64_t v) {
+    p_ = write_decimal(p_, v);
+    return *this;
+  }
+  void finish() { out_.resize(static_cast<size_t>(p_ - out_.data())); }
+
+ private:
+  std::string& out_;
+  char* p_;
+};
+
+// The names, separators and the three numbers of the X-RateLimit-* lines at their longest.
+constexpr size_t kRateLinesBound = 3 * (24 + 20 + 2);
+constexpr size_t kIdAndVersionOverhead = 2 * (16 + 2);
+
+}  // namespace
+
+void write_lead_headers(Response& response, std::string_view tool_version,
+                        const std::optional<RateLimitHeaders>& rate) {
+  LineWriter w(response.lead_headers, kIdAndVersionOverhead + kRateLinesBound +
+                                          response.request_id.size() + tool_version.size());
+  if (!response.request_id.empty()) w << "X-Request-ID: " << response.request_id << "\r\n";
+  if (!tool_version.empty()) w << "X-Tool-Version: " << tool_version << "\r\n";
+  if (rate)
+    w << "X-RateLimit-Limit: " << rate->limit << "\r\nX-RateLimit-Remaining: " << rate->remaining
+      << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
+  w.finish();
+}
+
+}  // namespace toolcalc::api

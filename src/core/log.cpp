@@ -1,0 +1,78 @@
+#include "core/log.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <ctime>
+#include <string>
+
+#include "core/json_writer.hpp"
+
+namespace toolcalc::log {
+namespace {
+
+std::atomic<int> min_level{static_cast<int>(Level::Info)};
+
+std::string_view level_name(Level level) {
+  switch (level) {
+    case Level::Debug:
+      return "debug";
+    case Level::Info:
+      return "info";
+    case Level::Warn:
+      return "warn";
+    case Level::Error:
+      return "error";
+  }
+  return "info";
+}
+
+// RFC 3339 UTC with milliseconds, as the access log writes it.
+std::string now_text() {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::time_t s = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char buf[32];
+  const size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::string out(buf, n);
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%03dZ", static_cast<int>(ms % 1000));
+  out += frac;
+  return out;
+}
+
+}  // namespace
+
+void set_min_level(Level level) {
+  min_level.store(static_cast<int>(level), std::memory_order_relaxed);
+}
+
+bool enabled(Level level) {
+  return static_cast<int>(level) >= min_level.load(std::memory_order_relaxed);
+}
+
+void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
+  if (!enabled(level)) return;
+  std::string line;
+  line.reserve(128 + msg.size());
+  JsonWriter w(line);
+  w.begin_object().field("time", now_text()).field("level", level_name(level));
+  w.field("msg", msg);
+  for (const auto& f : fields) w.field(f.key, f.value);
+  w.end_object();
+  line += '\n';
+  // One write(2) per line: whole lines, never interleaved with another thread's.
+  for (size_t done = 0; done < line.size();) {
+    const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // stderr gone or full: a log line is not worth failing a request
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace toolcalc::log
