@@ -133,8 +133,8 @@ ToolDescriptor descriptor() {
            R"("duty_cycle":1,"max_junction_temp_c":150})",
        .expected_json = R"({"power_dissipation_w":1.35})",
        .tolerance_pct = 0.5,
-       .source = "Texas Instruments, TPS1HB35-Q1 datasheet (JAJSHN5B), Application and "
-                 "Implementation, heater example: 4.4 A with RON assumed 70 mΩ (the maximum at "
+       .source = "Texas Instruments, TPS1HB35-Q1 datasheet (JAJSHN5B), application "
+                 "example with a 60 W heater load: 4.4 A with RON assumed 70 mΩ (the maximum at "
                  "high temperature) gives a maximum FET power dissipation of 1.35 W "
                  "(ti.com/document-viewer/ja-jp/TPS1HB35-Q1/datasheet/"
                  "GUID-8706CB7E-768D-4D77-AC73-C5384C2F0754); θJA and ambient are not part of "

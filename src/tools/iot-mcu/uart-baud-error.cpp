@@ -136,16 +136,17 @@ ToolDescriptor descriptor() {
        .source = "STMicroelectronics RM0090 (DocID018909 Rev 11), USART, Table 137 \"Error "
                  "calculation for programmed baud rates at fPCLK = 8 MHz or fPCLK = 16 MHz, "
                  "oversampling by 16\", 16 MHz, 115.2 KBps: actual 115.108 KBps, value "
-                 "programmed 8.6875"},
+                 "programmed 8.6875 (easymanua.ls/stmicroelectronics/stm32f405/manual?p=976)"},
       {.title = "STM32F4 at 16 MHz, 921.6 kbit/s, OVER8 = 1, fractional",
        .request_json = R"({"clock_hz":16000000,"baud_rate":921600,"oversampling":"8",)"
                        R"("fractional_divider":true})",
        .expected_json = R"({"divisor":2.125,"actual_baud":941176})",
        .tolerance_pct = 0.001,
-       .source = "STMicroelectronics RM0090 (DocID018909 Rev 11), USART, Table 138 \"Error "
+       .source = "STMicroelectronics RM0090 (Doc ID 018909 Rev 4), USART, Table 113 \"Error "
                  "calculation for programmed baud rates at fPCLK = 8 MHz or fPCLK = 16 MHz, "
                  "oversampling by 8\", 16 MHz, 921.6 KBps: actual 941.176 KBps, value "
-                 "programmed 2.125, error 2.12 %"},
+                 "programmed 2.125, error 2.12 % (manualslib.com/manual/2767128/"
+                 "St-Stm32f40-Series.html?page=760); Rev 11 numbers this table 138"},
   };
   return t;
 }
