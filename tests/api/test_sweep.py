@@ -11,6 +11,7 @@ from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, 
 SWEEP = BATTERY + "/sweep"
 LED = "/v1/electronics/led-series-resistor"
 LED_SWEEP = LED + "/sweep"
+LED_VERSION = "2.0.0"  # docs/tools/led-series-resistor.md, "Changes"
 COST_SWEEP = "/v1/programming-dev/llm-api-cost-calculator/sweep"
 
 
@@ -53,10 +54,11 @@ def test_inputs_default_to_empty_and_optional_ones_take_defaults(api):
     # led_count and e_series are optional: left out, they take their defaults.
     r = api.post(LED_SWEEP, {"inputs": {"led_forward_v": 2, "led_current_ma": 20},
                              "vary": vary("supply_v", 3, 9, 3)})
-    result = check_success(r, api.accounts)["result"]
+    result = check_success(r, api.accounts, version=LED_VERSION)["result"]
     assert [p["x"] for p in result["points"]] == [3, 6, 9]
     single = api.post(LED, {"supply_v": 6, "led_forward_v": 2, "led_current_ma": 20})
-    assert result["points"][1]["result"] == check_success(single, api.accounts)["result"]
+    assert result["points"][1]["result"] == \
+        check_success(single, api.accounts, version=LED_VERSION)["result"]
 
 
 def test_x_values_rounded_to_12_significant_digits_and_descending(api):
@@ -81,7 +83,7 @@ def test_bounds_are_inclusive_for_from_and_to(api):
 def test_integer_input_takes_integer_steps(api):
     r = api.post(LED_SWEEP, {"inputs": {**LED_REQUIRED, "supply_v": 60, "led_forward_v": 1},
                              "vary": vary("led_count", 10, 1, 5)})
-    xs = [p["x"] for p in check_success(r, api.accounts)["result"]["points"]]
+    xs = [p["x"] for p in check_success(r, api.accounts, version=LED_VERSION)["result"]["points"]]
     assert xs == [10, 8, 6, 3, 1]
     assert '"x":8,' in r.text  # written as an integer
     r = api.post(COST_SWEEP, {"inputs": {"input_tokens_per_call": 2000,
@@ -94,7 +96,7 @@ def test_integer_input_takes_integer_steps(api):
 def test_points_the_tool_refuses_carry_their_error(api):
     # Four 3 V LEDs on 12 V leave nothing for the resistor: the execute 422 case.
     r = api.post(LED_SWEEP, {"inputs": LED_REQUIRED, "vary": vary("led_count", 1, 5, 5)})
-    points = check_success(r, api.accounts)["result"]["points"]
+    points = check_success(r, api.accounts, version=LED_VERSION)["result"]["points"]
     assert [("result" in p, "error" in p) for p in points] == \
         [(True, False)] * 3 + [(False, True)] * 2
     for p in points[3:]:

@@ -1,5 +1,6 @@
 // MOSFET junction temperature from conduction loss (spec §2.3). Formula, references and
 // worked examples: docs/tools/mosfet-thermal-junction.md.
+#include "catalog/descriptor_builder.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -22,67 +23,85 @@ ToolDescriptor descriptor() {
       "resistance, ambient temperature and duty cycle, and flag marginal and danger conditions "
       "against the configured maximum junction temperature.";
   t.standard = std::nullopt;
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
+  // Keys, units, bounds, steps, defaults and precisions are the API contract's (spec §2.3).
   t.inputs = {
-      number("drain_current_a", "Drain current", "A",
-             "RMS drain current while the MOSFET is on (for PWM, the current during the "
-             "on-time).",
-             0.001, 1000, 0.1, 5),
-      number("rds_on_mohm", "On-resistance R_DS(on)", "mΩ",
-             "Use the hot value: R_DS(on) at your gate drive and expected junction temperature "
-             "(typically 1.5–2× the 25 °C figure at 125 °C; see the datasheet's normalised "
-             "R_DS(on) vs T_j curve).",
-             0.1, 10000, 0.1, 20),
-      number("theta_ja_c_per_w", "Thermal resistance θJA", "°C/W (junction-to-ambient)",
-             "Junction-to-ambient thermal resistance for your mounting (copper area, airflow, "
-             "heatsink). Datasheet θJA is measured on a JEDEC JESD51 test board and is only a "
-             "starting point.",
-             0.1, 500, 0.5, 62),
-      number("ambient_temp_c", "Ambient temperature", "°C",
-             "Worst-case air temperature around the device, inside the enclosure.", -40, 125, 1,
-             25),
-      number("duty_cycle", "Duty cycle", "(fraction; 1 = continuously on)",
-             "Fraction of time the MOSFET conducts. Switching losses are not included; add them "
-             "separately for fast PWM.",
-             0.01, 1, 0.01, 1),
-      number("max_junction_temp_c", "Maximum junction temperature", "°C",
-             "Rated maximum T_j from the datasheet's absolute maximum ratings (often 150 °C or "
-             "175 °C).",
-             100, 200, 5, 150),
+      number_input({.key = "drain_current_a",
+                    .label = "Drain current",
+                    .unit = "A",
+                    .help = "RMS drain current while the MOSFET is on (for PWM, the current during "
+                            "the on-time).",
+                    .min = 0.001,
+                    .max = 1000,
+                    .step = 0.1,
+                    .default_value = 5}),
+      number_input({.key = "rds_on_mohm",
+                    .label = "On-resistance R_DS(on)",
+                    .unit = "mΩ",
+                    .help = "Use the hot value: R_DS(on) at your gate drive and expected junction "
+                            "temperature (typically 1.5–2× the 25 °C figure at 125 °C; see the "
+                            "datasheet's normalised R_DS(on) vs T_j curve).",
+                    .min = 0.1,
+                    .max = 10000,
+                    .step = 0.1,
+                    .default_value = 20}),
+      number_input({.key = "theta_ja_c_per_w",
+                    .label = "Thermal resistance θJA",
+                    .unit = "°C/W (junction-to-ambient)",
+                    .help = "Junction-to-ambient thermal resistance for your mounting (copper "
+                            "area, airflow, heatsink). Datasheet θJA is measured on a JEDEC "
+                            "JESD51 test board and is only a starting point.",
+                    .min = 0.1,
+                    .max = 500,
+                    .step = 0.5,
+                    .default_value = 62}),
+      number_input({.key = "ambient_temp_c",
+                    .label = "Ambient temperature",
+                    .unit = "°C",
+                    .help = "Worst-case air temperature around the device, inside the enclosure.",
+                    .min = -40,
+                    .max = 125,
+                    .step = 1,
+                    .default_value = 25}),
+      number_input({.key = "duty_cycle",
+                    .label = "Duty cycle",
+                    .unit = "(fraction; 1 = continuously on)",
+                    .help = "Fraction of time the MOSFET conducts. Switching losses are not "
+                            "included; add them separately for fast PWM. Averaging holds for PWM "
+                            "much faster than the package's thermal time constant (kHz); for "
+                            "on/off cycles of seconds the junction peaks higher (use the "
+                            "datasheet's transient thermal impedance).",
+                    .min = 0.01,
+                    .max = 1,
+                    .step = 0.01,
+                    .default_value = 1}),
+      number_input({.key = "max_junction_temp_c",
+                    .label = "Maximum junction temperature",
+                    .unit = "°C",
+                    .help = "Rated maximum T_j from the datasheet's absolute maximum ratings "
+                            "(often 150 °C or 175 °C). The status is marginal above 80 % of it "
+                            "(in °C) and danger at or above it.",
+                    .min = 100,
+                    .max = 200,
+                    .step = 5,
+                    .default_value = 150}),
   };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
-  };
-  OutputDescriptor status;
-  status.key = "status";
-  status.label = "Thermal status";
-  status.type = OutputType::String;
-  status.options = {"ok", "marginal", "danger"};
   t.outputs = {
-      out("power_dissipation_w", "Conduction loss", "W", 3),
-      out("temp_rise_c", "Temperature rise above ambient", "°C", 1),
-      out("junction_temp_c", "Junction temperature", "°C", 1),
-      out("headroom_c", "Headroom to maximum junction temperature", "°C", 1),
-      status,
+      number_output(
+          {.key = "power_dissipation_w", .label = "Conduction loss", .unit = "W", .precision = 3}),
+      number_output({.key = "temp_rise_c",
+                     .label = "Temperature rise above ambient",
+                     .unit = "°C",
+                     .precision = 1}),
+      number_output({.key = "junction_temp_c",
+                     .label = "Junction temperature",
+                     .unit = "°C",
+                     .precision = 1}),
+      number_output({.key = "headroom_c",
+                     .label = "Headroom to maximum junction temperature",
+                     .unit = "°C",
+                     .precision = 1}),
+      text_output(
+          {.key = "status", .label = "Thermal status", .options = {"ok", "marginal", "danger"}}),
   };
   t.references = {
       "Infineon Technologies, D. Graovac, M. Pürschel, A. Kiep, \"MOSFET Power Losses "
@@ -98,14 +117,28 @@ ToolDescriptor descriptor() {
       "(T_j = T_a + θJA·P)",
   };
   t.examples = {
-      {.title = "Defaults: 5 A through 20 mΩ, θJA 62 °C/W, 25 °C ambient, always on",
+      {.title = "OR-ing MOSFET: 10 A through 10 mΩ, θJA 65 °C/W, 35 °C ambient",
        .request_json =
-           R"({"drain_current_a":5,"rds_on_mohm":20,"theta_ja_c_per_w":62,"ambient_temp_c":25,)"
-           R"("duty_cycle":1,"max_junction_temp_c":150})"},
-      {.title = "PWM at 50 %: 10 A, 8 mΩ hot, θJA 40 °C/W, 50 °C ambient, 175 °C part",
+           R"({"drain_current_a":10,"rds_on_mohm":10,"theta_ja_c_per_w":65,"ambient_temp_c":35,)"
+           R"("duty_cycle":1,"max_junction_temp_c":150})",
+       .expected_json = R"({"power_dissipation_w":1,"temp_rise_c":65,"junction_temp_c":100})",
+       .tolerance_pct = 0,
+       .source = "Texas Instruments, LM5050-1 datasheet (SNVS629), Application Information, "
+                 "MOSFET Selection: with TA(MAX) = 35 °C, 10 A and RDS(ON) = 10 mΩ, keeping TJ "
+                 "under 100 °C needs θJA ≤ (100 °C − 35 °C)/(10 A × 10 A × 0.01 Ω) = 65 °C/W "
+                 "(read at pdf.ic37.com/TI/LM5050-1_datasheet_13026849/LM5050-1_12.html, p. 12)"},
+      {.title = "High-side switch: 4.4 A through 70 mΩ (hot R_ON)",
        .request_json =
-           R"({"drain_current_a":10,"rds_on_mohm":8,"theta_ja_c_per_w":40,"ambient_temp_c":50,)"
-           R"("duty_cycle":0.5,"max_junction_temp_c":175})"},
+           R"({"drain_current_a":4.4,"rds_on_mohm":70,"theta_ja_c_per_w":62,"ambient_temp_c":25,)"
+           R"("duty_cycle":1,"max_junction_temp_c":150})",
+       .expected_json = R"({"power_dissipation_w":1.35})",
+       .tolerance_pct = 0.5,
+       .source = "Texas Instruments, TPS1HB35-Q1 datasheet (JAJSHN5B), application "
+                 "example with a 60 W heater load: 4.4 A with RON assumed 70 mΩ (the maximum at "
+                 "high temperature) gives a maximum FET power dissipation of 1.35 W "
+                 "(ti.com/document-viewer/ja-jp/TPS1HB35-Q1/datasheet/"
+                 "GUID-8706CB7E-768D-4D77-AC73-C5384C2F0754); θJA and ambient are not part of "
+                 "that example"},
   };
   return t;
 }

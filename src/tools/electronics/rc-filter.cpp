@@ -1,5 +1,5 @@
 // First-order RC low-pass / high-pass filter: cut-off frequency, time constant, and gain and
-// phase at a frequency of interest (issue 10). Formula, references and worked examples:
+// phase at a frequency of interest. Formula, references and worked examples:
 // docs/tools/rc-filter.md.
 #include <cmath>
 #include <numbers>
@@ -16,7 +16,7 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "rc-filter";
   t.domain = "electronics";
-  t.version = "1.0.0";
+  t.version = "1.1.0";
   t.name = "RC Filter";
   t.description =
       "First-order RC low-pass or high-pass filter: the −3 dB cut-off frequency and time "
@@ -27,7 +27,9 @@ ToolDescriptor descriptor() {
                     .label = "Resistance R",
                     .unit = "Ω",
                     .help = "Series resistance, including the source's output resistance if it "
-                            "is significant.",
+                            "is significant. The formulas assume the output drives a load much "
+                            "lighter than R (low-pass) or C (high-pass); otherwise fold the load "
+                            "into the network.",
                     .min = 1,
                     .max = 10000000,
                     .step = 1,
@@ -57,28 +59,56 @@ ToolDescriptor descriptor() {
                     .step = 1,
                     .default_value = 10000}),
   };
+  // Each quantity spans many decades over the input bounds (τ from 1 ps to 10⁴ s, f/f_c from
+  // 6e-15 to 6e13), so each coarse output names the output that keeps 3 significant digits
+  // where it would not: a smaller unit, the reciprocal of a ratio, or the same gain on the
+  // other (linear or logarithmic) scale. docs/tools/rc-filter.md, "Outputs".
   t.outputs = {
       number_output({.key = "cutoff_hz",
                      .label = "Cut-off frequency f_c (−3 dB)",
                      .unit = "Hz",
-                     .precision = 4}),
+                     .precision = 4,
+                     .small_values_in = "cutoff_uhz"}),
+      number_output({.key = "cutoff_uhz",
+                     .label = "Cut-off frequency f_c in µHz (for cut-offs below 0.01 Hz)",
+                     .unit = "µHz",
+                     .precision = 1}),
       number_output({.key = "time_constant_us",
                      .label = "Time constant τ = RC",
                      .unit = "µs",
-                     .precision = 4}),
-      number_output({.key = "frequency_ratio", .label = "f / f_c", .unit = "", .precision = 4}),
+                     .precision = 4,
+                     .small_values_in = "time_constant_ps"}),
+      number_output({.key = "time_constant_ps",
+                     .label = "Time constant τ in ps (for τ below 10 ns)",
+                     .unit = "ps",
+                     .precision = 2}),
+      number_output({.key = "frequency_ratio",
+                     .label = "f / f_c",
+                     .unit = "",
+                     .precision = 4,
+                     .small_values_in = "inverse_frequency_ratio"}),
+      number_output({.key = "inverse_frequency_ratio",
+                     .label = "f_c / f",
+                     .unit = "",
+                     .precision = 4,
+                     .small_values_in = "frequency_ratio"}),
       number_output({.key = "gain_db",
                      .label = "Gain at f (negative = attenuation)",
                      .unit = "dB",
-                     .precision = 2}),
+                     .precision = 2,
+                     .small_values_in = "gain_ratio"}),
       number_output({.key = "gain_ratio",
                      .label = "Amplitude ratio |Vout/Vin| at f",
                      .unit = "",
-                     .precision = 4}),
+                     .precision = 4,
+                     .small_values_in = "gain_db"}),
+      // Below 1° the phase in radians is ∓f/f_c (low-pass) or f_c/f (high-pass) to 0.01 %:
+      // the ratio outputs carry it.
       number_output({.key = "phase_deg",
                      .label = "Phase of Vout relative to Vin at f",
                      .unit = "°",
-                     .precision = 2}),
+                     .precision = 2,
+                     .small_values_in = "frequency_ratio"}),
   };
   t.references = {
       "P. Horowitz, W. Hill, \"The Art of Electronics\", 3rd ed., Cambridge University Press, "
@@ -122,8 +152,11 @@ ComputeResult compute(const Inputs& in) {
   const double phase_deg = std::atan(u) * 180 / std::numbers::pi;
   Outputs out;
   out.set("cutoff_hz", cutoff)
+      .set("cutoff_uhz", cutoff * 1e6)
       .set("time_constant_us", tau_s * 1e6)
+      .set("time_constant_ps", tau_s * 1e12)
       .set("frequency_ratio", x)
+      .set("inverse_frequency_ratio", 1 / x)
       .set("gain_db", gain_db)
       .set("gain_ratio", 1 / std::sqrt(1 + u * u))
       .set("phase_deg", low_pass ? -phase_deg : phase_deg);

@@ -1,7 +1,8 @@
-// ADC resolution: LSB size, quantisation noise, ideal SNR and the ENOB-limited resolution
-// (issue 10). Formula, references and worked examples: docs/tools/adc-resolution.md.
+// ADC resolution: LSB size, quantisation noise, ideal SNR and the ENOB-limited resolution.
+// Formula, references and worked examples: docs/tools/adc-resolution.md.
 #include <cmath>
 
+#include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -16,79 +17,91 @@ using namespace catalog;
 constexpr double kDbPerBit = 6.02;
 constexpr double kSineDb = 1.76;
 // SINAD is a measured decimal; (SINAD − 1.76)/6.02 of the ideal figure may land an ulp
-// above N.
+// above N (or below 1 bit at SINAD = 7.78 dB).
 constexpr double kBitsTolerance = 1e-9;
+// Below one effective bit the converter resolves less than its most significant bit: noise
+// and distortion exceed a full-scale sine's power over 1.5 (SINAD < 7.78 dB), and the figure
+// describes no usable converter (docs, "Bounds and why").
+constexpr double kMinEffectiveBits = 1;
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "adc-resolution";
   t.domain = "iot-mcu";
-  t.version = "1.0.0";
+  t.version = "2.0.0";
   t.name = "ADC Resolution and ENOB";
   t.description =
       "LSB size, quantisation noise and ideal SNR of an N-bit ADC for a full-scale range, and "
       "the resolution it really delivers from a datasheet SINAD or ENOB.";
   t.standard = std::nullopt;
-
-  InputDescriptor bits;
-  bits.key = "bits";
-  bits.label = "Resolution";
-  bits.type = InputType::Integer;
-  bits.unit = "bits";
-  bits.help = "Nominal resolution N of the converter (12 for a typical MCU ADC).";
-  bits.min = 1;
-  bits.max = 32;
-  bits.step = 1;
-  bits.default_value = 12.0;
-
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def, bool required) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.required = required;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
   t.inputs = {
-      bits,
-      number("vref_v", "Full-scale range (reference voltage)", "V",
-             "Input span the codes cover: VREF for a unipolar ADC (0 … VREF), 2·VREF for a "
-             "bipolar ±VREF converter.",
-             0.1, 25, 0.1, 3.3, true),
-      number("sinad_db", "SINAD (optional)", "dB",
-             "Signal-to-noise-and-distortion ratio from the datasheet, for a full-scale input. "
-             "0 = not given. Give SINAD or ENOB, not both.",
-             0, 200, 0.1, 0, false),
-      number("enob_bits", "ENOB (optional)", "bits",
-             "Effective number of bits from the datasheet. 0 = not given. Give SINAD or ENOB, "
-             "not both.",
-             0, 32, 0.01, 0, false),
+      integer_input({.key = "bits",
+                     .label = "Resolution",
+                     .unit = "bits",
+                     .help = "Nominal resolution N of the converter (12 for a typical MCU ADC).",
+                     .min = 1,
+                     .max = 32,
+                     .step = 1,
+                     .default_value = 12}),
+      number_input({.key = "vref_v",
+                    .label = "Full-scale range (reference voltage)",
+                    .unit = "V",
+                    .help = "Input span the codes cover: VREF for a unipolar ADC (0 … VREF), "
+                            "2·VREF for a bipolar ±VREF converter.",
+                    .min = 0.1,
+                    .max = 25,
+                    .step = 0.1,
+                    .default_value = 3.3}),
+      number_input({.key = "sinad_db",
+                    .label = "SINAD (optional)",
+                    .unit = "dB",
+                    .help = "Signal-to-noise-and-distortion ratio from the datasheet, for a "
+                            "full-scale input over the Nyquist band. 0 = not given. Give SINAD or "
+                            "ENOB, not both; from 7.78 dB (1 effective bit) up to the ideal "
+                            "6.02·N + 1.76 dB.",
+                    .min = 0,
+                    .max = 200,
+                    .step = 0.1,
+                    .default_value = 0,
+                    .required = false}),
+      number_input({.key = "enob_bits",
+                    .label = "ENOB (optional)",
+                    .unit = "bits",
+                    .help = "Effective number of bits from the datasheet. 0 = not given. Give "
+                            "SINAD or ENOB, not both; from 1 bit up to N.",
+                    .min = 0,
+                    .max = 32,
+                    .step = 0.01,
+                    .default_value = 0,
+                    .required = false}),
   };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
-  };
+  // µV with 7 decimals (8 for the noise, 1/√12 of a step) keep 3 significant digits down to
+  // the smallest step in bounds, 0.1 V / 2³² = 23.3 pV.
   t.outputs = {
-      out("code_count", "Number of codes 2^N", "", 0),
-      out("lsb_uv", "LSB size", "µV", 4),
-      out("max_code_voltage_v", "Voltage of the top code (full scale − 1 LSB)", "V", 6),
-      out("quantization_noise_uv_rms", "Quantisation noise (LSB/√12)", "µV rms", 4),
-      out("ideal_snr_db", "Ideal SNR (6.02·N + 1.76)", "dB", 2),
-      out("effective_bits", "Effective number of bits", "bits", 2),
-      out("effective_sinad_db", "SINAD", "dB", 2),
-      out("effective_lsb_uv", "Effective resolution (full scale / 2^ENOB)", "µV", 4),
+      number_output(
+          {.key = "code_count", .label = "Number of codes 2^N", .unit = "", .precision = 0}),
+      number_output({.key = "lsb_uv", .label = "LSB size", .unit = "µV", .precision = 7}),
+      number_output({.key = "max_code_voltage_v",
+                     .label = "Voltage of the top code (full scale − 1 LSB)",
+                     .unit = "V",
+                     .precision = 6}),
+      number_output({.key = "quantization_noise_uv_rms",
+                     .label = "Quantisation noise (LSB/√12)",
+                     .unit = "µV rms",
+                     .precision = 8}),
+      number_output({.key = "ideal_snr_db",
+                     .label = "Ideal SNR (6.02·N + 1.76)",
+                     .unit = "dB",
+                     .precision = 2}),
+      number_output({.key = "effective_bits",
+                     .label = "Effective number of bits",
+                     .unit = "bits",
+                     .precision = 2}),
+      number_output({.key = "effective_sinad_db", .label = "SINAD", .unit = "dB", .precision = 2}),
+      number_output({.key = "effective_lsb_uv",
+                     .label = "Effective resolution (full scale / 2^ENOB)",
+                     .unit = "µV",
+                     .precision = 7}),
   };
   t.references = {
       "W. Kester, Analog Devices tutorial MT-001 \"Taking the Mystery out of the Infamous "
@@ -100,12 +113,28 @@ ToolDescriptor descriptor() {
       "Converters\" (definitions of SINAD and ENOB)",
   };
   t.examples = {
-      {.title = "Defaults: ideal 12-bit ADC, 3.3 V full scale",
-       .request_json = R"({"bits":12,"vref_v":3.3})"},
-      {.title = "12-bit MCU ADC with a datasheet ENOB of 10.5",
-       .request_json = R"({"bits":12,"vref_v":3.3,"enob_bits":10.5})"},
-      {.title = "16-bit SAR ADC, 5 V, SINAD 92 dB",
-       .request_json = R"({"bits":16,"vref_v":5,"sinad_db":92})"},
+      {.title = "Ideal 12-bit ADC, 3.3 V full scale",
+       .request_json = R"({"bits":12,"vref_v":3.3})",
+       .expected_json = R"({"code_count":4096,"lsb_uv":806,"quantization_noise_uv_rms":233,)"
+                        R"("ideal_snr_db":74.0})",
+       .tolerance_pct = 0.2,
+       .source = "The Prime Calculator, \"Quantization Noise\" formula page "
+                 "(theprimecalculator.com/it/electronics/quantization-noise-calc/formula, "
+                 "English text), worked example \"A 12-bit ADC with 3.3 V full-scale range\": "
+                 "ideal SNR 74.0 dB, LSB 0.806 mV, quantization noise RMS 0.233 mV, 4096 levels"},
+      {.title = "12-bit ADC with a SINAD of 68 dB",
+       .request_json = R"({"bits":12,"vref_v":3.3,"sinad_db":68})",
+       .expected_json = R"({"effective_bits":11})",
+       .tolerance_pct = 0.1,
+       .source = "VBat Power, \"ADC Theoretical SNR\" (vbatpower.com/formulas/adc-snr), "
+                 "practical notes: \"A 12-bit ADC with SINAD of 68 dB has ENOB of 11 bits\""},
+      {.title = "SINAD of 60 dB",
+       .request_json = R"({"bits":12,"vref_v":3.3,"sinad_db":60})",
+       .expected_json = R"({"effective_bits":9.67})",
+       .tolerance_pct = 0.05,
+       .source = "3roam, \"dB to Effective Bits Calculator\" (3roam.com/"
+                 "db-to-effective-bits-calculator/), example calculation: \"For a SINAD of "
+                 "60 dB, the ENOB is equal to 9.67\""},
   };
   return t;
 }
@@ -123,15 +152,16 @@ ComputeResult compute(const Inputs& in) {
   double effective_bits = bits;
   double effective_sinad = ideal_snr;
   if (sinad > 0) {
-    if (sinad <= kSineDb) {
+    effective_bits = (sinad - kSineDb) / kDbPerBit;
+    if (effective_bits < kMinEffectiveBits - kBitsTolerance) {
       std::string msg = "sinad_db of ";
       append_shortest(msg, sinad);
       msg +=
-          " dB leaves no effective bits: ENOB = (SINAD − 1.76)/6.02 is zero or negative; check "
-          "the figure (it is the ratio of a full-scale sine to all noise and distortion)";
+          " dB leaves less than one effective bit (ENOB = (SINAD − 1.76)/6.02 < 1, SINAD < "
+          "7.78 dB): noise and distortion swamp even the most significant bit; check the figure "
+          "(it is the ratio of a full-scale sine to all noise and distortion)";
       return ToolError{"sinad_db", std::move(msg)};
     }
-    effective_bits = (sinad - kSineDb) / kDbPerBit;
     if (effective_bits > bits + kBitsTolerance) {
       std::string msg = "sinad_db of ";
       append_shortest(msg, sinad);
@@ -146,6 +176,14 @@ ComputeResult compute(const Inputs& in) {
     }
     effective_sinad = sinad;
   } else if (enob > 0) {
+    if (enob < kMinEffectiveBits) {
+      std::string msg = "enob_bits of ";
+      append_shortest(msg, enob);
+      msg +=
+          " is less than one effective bit: noise and distortion swamp even the most "
+          "significant bit; check the figure, or send 0 if it is not given";
+      return ToolError{"enob_bits", std::move(msg)};
+    }
     if (enob > bits) {
       std::string msg = "enob_bits of ";
       append_shortest(msg, enob);

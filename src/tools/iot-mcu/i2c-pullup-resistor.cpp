@@ -1,8 +1,9 @@
 // I²C pull-up resistor range from VDD, bus capacitance and bus mode, per the I²C-bus
-// specification UM10204 (issue 10). Formula, constants, references and worked examples:
+// specification UM10204. Formula, constants, references and worked examples:
 // docs/tools/i2c-pullup-resistor.md.
 #include <algorithm>
 
+#include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -43,7 +44,7 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "i2c-pullup-resistor";
   t.domain = "iot-mcu";
-  t.version = "1.0.0";
+  t.version = "1.1.0";
   t.name = "I²C Pull-Up Resistor (UM10204)";
   t.description =
       "Minimum and maximum pull-up resistance for an I²C bus from the supply voltage, the bus "
@@ -51,57 +52,58 @@ ToolDescriptor descriptor() {
       "the low level within VOL at the drivers' guaranteed sink current, the maximum keeps "
       "the rise time within the mode's limit.";
   t.standard = "UM10204";
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
-  InputDescriptor mode;
-  mode.key = "mode";
-  mode.label = "Bus mode";
-  mode.type = InputType::Enum;
-  mode.help =
-      "standard: Standard-mode, up to 100 kHz (rise time ≤ 1000 ns, ≤ 400 pF). fast: "
-      "Fast-mode, up to 400 kHz (≤ 300 ns, ≤ 400 pF). fast-plus: Fast-mode Plus, up to 1 MHz "
-      "(≤ 120 ns, ≤ 550 pF, 20 mA drivers). Use the fastest mode any transfer on the bus uses.";
-  mode.default_value = std::string("fast");
-  mode.options = {"standard", "fast", "fast-plus"};
   t.inputs = {
-      number("vdd_v", "Pull-up supply voltage VDD", "V",
-             "Voltage the pull-up resistors connect to. At 2 V and below UM10204 allows "
-             "VOL = 0.2·VDD at 2 mA instead of 0.4 V at the mode's full sink current.",
-             1.2, 5.5, 0.1, 3.3),
-      number("bus_capacitance_pf", "Bus capacitance Cb", "pF",
-             "Total capacitance of one bus line: every device pin (up to 10 pF each), traces, "
-             "connectors and cable (roughly 50–100 pF per metre of cable).",
-             10, 550, 10, 200),
-      mode,
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "vdd_v",
+                    .label = "Pull-up supply voltage VDD",
+                    .unit = "V",
+                    .help = "Voltage the pull-up resistors connect to. At 2 V and below UM10204 "
+                            "allows VOL = 0.2·VDD at 2 mA instead of 0.4 V at the mode's full "
+                            "sink current, so Rp(min) jumps where VDD crosses 2 V.",
+                    .min = 1.2,
+                    .max = 5.5,
+                    .step = 0.1,
+                    .default_value = 3.3}),
+      number_input({.key = "bus_capacitance_pf",
+                    .label = "Bus capacitance Cb",
+                    .unit = "pF",
+                    .help = "Total capacitance of one bus line: every device pin (up to 10 pF "
+                            "each), traces, connectors and cable (roughly 50–100 pF per metre of "
+                            "cable). At most 400 pF in Standard-mode and Fast-mode, 550 pF in "
+                            "Fast-mode Plus.",
+                    .min = 10,
+                    .max = 550,
+                    .step = 10,
+                    .default_value = 200}),
+      choice_input({.key = "mode",
+                    .label = "Bus mode",
+                    .help = "standard: Standard-mode, up to 100 kHz (rise time ≤ 1000 ns, "
+                            "≤ 400 pF). fast: Fast-mode, up to 400 kHz (≤ 300 ns, ≤ 400 pF). "
+                            "fast-plus: Fast-mode Plus, up to 1 MHz (≤ 120 ns, ≤ 550 pF, 20 mA "
+                            "drivers). Use the fastest mode any transfer on the bus uses. "
+                            "Hs-mode (3.4 MHz) uses current-source pull-ups and is not covered.",
+                    .options = {"standard", "fast", "fast-plus"},
+                    .default_value = "fast"}),
   };
   t.outputs = {
-      out("rp_min_ohm", "Minimum pull-up Rp(min)", "Ω", 1),
-      out("rp_max_ohm", "Maximum pull-up Rp(max)", "Ω", 1),
-      out("vol_max_v", "Low-level output voltage VOL(max) used", "V", 2),
-      out("iol_ma", "Sink current IOL used", "mA", 0),
-      out("rise_time_max_ns", "Maximum rise time tr", "ns", 0),
-      out("max_bus_capacitance_pf", "Largest bus capacitance at this VDD and mode", "pF", 1),
+      number_output(
+          {.key = "rp_min_ohm", .label = "Minimum pull-up Rp(min)", .unit = "Ω", .precision = 1}),
+      number_output(
+          {.key = "rp_max_ohm", .label = "Maximum pull-up Rp(max)", .unit = "Ω", .precision = 1}),
+      // 3 decimals: 0.2·VDD below 2 V (0.240 … 0.400 V) keeps 3 significant digits.
+      number_output({.key = "vol_max_v",
+                     .label = "Low-level output voltage VOL(max) used",
+                     .unit = "V",
+                     .precision = 3}),
+      number_output(
+          {.key = "iol_ma", .label = "Sink current IOL used", .unit = "mA", .precision = 0}),
+      number_output({.key = "rise_time_max_ns",
+                     .label = "Maximum rise time tr",
+                     .unit = "ns",
+                     .precision = 0}),
+      number_output({.key = "max_bus_capacitance_pf",
+                     .label = "Largest bus capacitance at this VDD and mode",
+                     .unit = "pF",
+                     .precision = 1}),
   };
   t.references = {
       "NXP Semiconductors, UM10204 \"I²C-bus specification and user manual\", Rev. 7 (2021), "
@@ -114,12 +116,22 @@ ToolDescriptor descriptor() {
       "example, Fast-mode at 3.3 V and 200 pF gives 966.7 Ω to 1.77 kΩ",
   };
   t.examples = {
-      {.title = "Defaults: 3.3 V, 200 pF, Fast-mode (TI SLVA689 example)",
-       .request_json = R"({"vdd_v":3.3,"bus_capacitance_pf":200,"mode":"fast"})"},
-      {.title = "1.8 V sensor bus, 100 pF, Standard-mode",
-       .request_json = R"({"vdd_v":1.8,"bus_capacitance_pf":100,"mode":"standard"})"},
-      {.title = "5 V, 500 pF, Fast-mode Plus",
-       .request_json = R"({"vdd_v":5,"bus_capacitance_pf":500,"mode":"fast-plus"})"},
+      {.title = "Fast-mode at 3.3 V, 200 pF",
+       .request_json = R"({"vdd_v":3.3,"bus_capacitance_pf":200,"mode":"fast"})",
+       .expected_json = R"({"rp_min_ohm":966.667,"rp_max_ohm":1770})",
+       .tolerance_pct = 0.3,
+       .source = "Texas Instruments, SLVA689 \"I2C Bus Pullup Resistor Calculation\" (February "
+                 "2015), section 4 \"Example\": Fast-mode, Cb = 200 pF, VCC = 3.3 V: any "
+                 "resistor between 966.667 Ω and 1.77 kΩ (ti.com/document-viewer/lit/html/"
+                 "SLVA689)"},
+      {.title = "Rp(min) at 3.3 V with a 3 mA sink",
+       .request_json = R"({"vdd_v":3.3,"bus_capacitance_pf":400,"mode":"standard"})",
+       .expected_json = R"({"rp_min_ohm":967})",
+       .tolerance_pct = 0.05,
+       .source = "Texas Instruments, SBAA565 (November 2022), section on I2C pullup resistors "
+                 "(Equation 4): 3.3 V less the 0.4 V output low voltage, divided by the 3-mA "
+                 "sink current, \"results in 967 Ω as the minimum resistance\" "
+                 "(ti.com/document-viewer/lit/html/SBAA565)"},
   };
   return t;
 }

@@ -1,5 +1,6 @@
 // MCU deep-sleep battery life (spec §2.2). Formula, references and worked examples:
 // docs/tools/mcu-deep-sleep-battery.md.
+#include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -19,55 +20,76 @@ ToolDescriptor descriptor() {
       "current and lifetime from sleep current, wake current, wake duration, cycle period and "
       "battery derating.";
   t.standard = std::nullopt;
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
+  // Keys, units, bounds, steps, defaults and precisions are the API contract's (spec §2.2).
   t.inputs = {
-      number("battery_capacity_mah", "Battery capacity", "mAh",
-             "Rated capacity from the cell datasheet, at the discharge rate you expect.", 100,
-             30000, 100, 2000),
-      number("sleep_current_ua", "Sleep current", "µA",
-             "Total current in deep sleep: MCU, RTC, regulator quiescent and leakage.", 1, 10000, 1,
-             10),
-      number("wake_current_ma", "Wake current", "mA",
-             "Average current while awake (CPU, sensors, radio), averaged over the wake window.", 1,
-             2000, 1, 80),
-      number("wake_duration_ms", "Wake duration", "ms",
-             "How long each wake lasts, from leaving sleep to re-entering it.", 1, 600000, 10, 250),
-      number("cycle_period_s", "Cycle period", "s",
-             "How often the device wakes: time from one wake to the next.", 1, 86400, 1, 60),
-      number("battery_efficiency_pct", "Battery efficiency", "% (usable capacity)",
-             "Usable share of capacity after self-discharge, cut-off voltage and regulator "
-             "losses.",
-             50, 100, 1, 80),
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "battery_capacity_mah",
+                    .label = "Battery capacity",
+                    .unit = "mAh",
+                    .help = "Rated capacity from the cell datasheet, at the discharge rate you "
+                            "expect.",
+                    .min = 100,
+                    .max = 30000,
+                    .step = 100,
+                    .default_value = 2000}),
+      number_input({.key = "sleep_current_ua",
+                    .label = "Sleep current",
+                    .unit = "µA",
+                    .help = "Total current in deep sleep: MCU, RTC, regulator quiescent and "
+                            "leakage.",
+                    .min = 1,
+                    .max = 10000,
+                    .step = 1,
+                    .default_value = 10}),
+      number_input({.key = "wake_current_ma",
+                    .label = "Wake current",
+                    .unit = "mA",
+                    .help = "Average current while awake (CPU, sensors, radio), averaged over the "
+                            "wake window including radio peaks; it replaces the sleep current "
+                            "during the wake.",
+                    .min = 1,
+                    .max = 2000,
+                    .step = 1,
+                    .default_value = 80}),
+      number_input({.key = "wake_duration_ms",
+                    .label = "Wake duration",
+                    .unit = "ms",
+                    .help = "How long each wake lasts, from leaving sleep to re-entering it; at "
+                            "most the cycle period.",
+                    .min = 1,
+                    .max = 600000,
+                    .step = 10,
+                    .default_value = 250}),
+      number_input({.key = "cycle_period_s",
+                    .label = "Cycle period",
+                    .unit = "s",
+                    .help = "How often the device wakes: time from one wake to the next.",
+                    .min = 1,
+                    .max = 86400,
+                    .step = 1,
+                    .default_value = 60}),
+      number_input({.key = "battery_efficiency_pct",
+                    .label = "Battery efficiency",
+                    .unit = "% (usable capacity)",
+                    .help = "Usable share of capacity after self-discharge, cut-off voltage and "
+                            "regulator losses; temperature effects are not modelled, so derate "
+                            "further for cold or hot sites.",
+                    .min = 50,
+                    .max = 100,
+                    .step = 1,
+                    .default_value = 80}),
   };
   t.outputs = {
-      out("avg_current_ua", "Average current", "µA", 1),
-      out("avg_current_ma", "Average current", "mA", 3),
-      out("lifetime_hours", "Battery lifetime", "h", 1),
-      out("lifetime_days", "Battery lifetime", "days", 1),
-      out("lifetime_years", "Battery lifetime", "years", 2),
-      out("daily_wakes", "Wakes per day", "", 0),
+      number_output(
+          {.key = "avg_current_ua", .label = "Average current", .unit = "µA", .precision = 1}),
+      number_output(
+          {.key = "avg_current_ma", .label = "Average current", .unit = "mA", .precision = 3}),
+      number_output(
+          {.key = "lifetime_hours", .label = "Battery lifetime", .unit = "h", .precision = 1}),
+      number_output(
+          {.key = "lifetime_days", .label = "Battery lifetime", .unit = "days", .precision = 1}),
+      number_output(
+          {.key = "lifetime_years", .label = "Battery lifetime", .unit = "years", .precision = 2}),
+      number_output({.key = "daily_wakes", .label = "Wakes per day", .unit = "", .precision = 0}),
   };
   t.references = {
       "Texas Instruments, SWRA349 \"Coin Cells and Peak Current Draw\" (M. Jensen, 2011): "
@@ -79,13 +101,28 @@ ToolDescriptor descriptor() {
       "voltage; why usable capacity is derated)",
   };
   t.examples = {
-      {.title = "Defaults: 2000 mAh, 10 µA sleep, 80 mA for 250 ms every minute",
+      {.title = "40 mA for 2 s, 0.1 mA for 8 s, 2200 mAh",
        .request_json =
-           R"({"battery_capacity_mah":2000,"sleep_current_ua":10,"wake_current_ma":80,)"
-           R"("wake_duration_ms":250,"cycle_period_s":60,"battery_efficiency_pct":80})"},
-      {.title = "CR2032 coin cell: 220 mAh, 2 µA sleep, 15 mA for 5 ms every 10 s",
-       .request_json = R"({"battery_capacity_mah":220,"sleep_current_ua":2,"wake_current_ma":15,)"
-                       R"("wake_duration_ms":5,"cycle_period_s":10,"battery_efficiency_pct":85})"}};
+           R"({"battery_capacity_mah":2200,"sleep_current_ua":100,"wake_current_ma":40,)"
+           R"("wake_duration_ms":2000,"cycle_period_s":10,"battery_efficiency_pct":100})",
+       .expected_json = R"({"avg_current_ma":8.08,"lifetime_hours":272.3})",
+       .tolerance_pct = 0.05,
+       .source = "Orient Display, \"How to Estimate Battery Life for Your Device (Even with "
+                 "Sleep Modes)\" (orientdisplay.com/how-to-estimate-battery-life-for-your-"
+                 "device-even-with-sleep-modes), step-by-step example: 40 mA active for 2 s, "
+                 "0.1 mA asleep for 8 s, a 10 s cycle: average ((40·2) + (0.1·8))/10 = 8.08 mA; "
+                 "2200 mAh / 8.08 mA ≈ 272.3 hours (no derating)"},
+      {.title = "BLE beacon: 7 mA for 3 ms every second, 3 µA sleep, CR2032",
+       .request_json = R"({"battery_capacity_mah":225,"sleep_current_ua":3,"wake_current_ma":7,)"
+                       R"("wake_duration_ms":3,"cycle_period_s":1,"battery_efficiency_pct":100})",
+       .expected_json = R"({"avg_current_ua":24,"lifetime_hours":9375})",
+       .tolerance_pct = 0.5,
+       .source = "EmbedWise, \"Battery Life Calculator\", how it works "
+                 "(embedwise.pages.dev/calculators/battery-life): a BLE beacon transmitting "
+                 "every second for 3 ms at 7 mA, sleeping at 3 µA for the remaining 99.7 %: "
+                 "I_avg ≈ 24 µA; a CR2032 (225 mAh) lasts 225,000 µAh / 24 µA ≈ 9,375 hours "
+                 "(the source rounds the average to 24 µA first)"},
+  };
   return t;
 }
 

@@ -1,9 +1,8 @@
-// UART baud-rate divisor and error for a clock and a target baud rate (issue 10). Formula,
-// register models, tolerance thresholds, references and worked examples:
-// docs/tools/uart-baud-error.md.
+// UART baud-rate divisor and error for a clock and a target baud rate. Formula, register
+// models, tolerance thresholds, references and worked examples: docs/tools/uart-baud-error.md.
 #include <cmath>
 
-#include "core/decimal.hpp"
+#include "catalog/descriptor_builder.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -27,84 +26,79 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "uart-baud-error";
   t.domain = "iot-mcu";
-  t.version = "1.0.0";
+  t.version = "2.0.0";
   t.name = "UART Baud-Rate Error";
   t.description =
       "Divisor, actual baud rate and percentage error of a UART baud-rate generator for a "
       "peripheral clock and a target baud rate, with 16× or 8× oversampling and an integer or "
       "fractional divider; flags whether the error fits a receiver's tolerance.";
   t.standard = std::nullopt;
-
-  InputDescriptor clock;
-  clock.key = "clock_hz";
-  clock.label = "UART clock";
-  clock.type = InputType::Number;
-  clock.unit = "Hz";
-  clock.help =
-      "Clock feeding the UART's baud-rate generator (the peripheral or kernel clock, after any "
-      "prescaler), in hertz: 16000000 for 16 MHz, 11059200 for an 11.0592 MHz baud crystal.";
-  clock.min = 32768;
-  clock.max = 1e9;
-  clock.step = 1;
-  clock.default_value = 16000000.0;
-
-  InputDescriptor baud;
-  baud.key = "baud_rate";
-  baud.label = "Target baud rate";
-  baud.type = InputType::Integer;
-  baud.unit = "bit/s";
-  baud.help = "Baud rate both ends are configured for, e.g. 9600, 115200 or 1000000.";
-  baud.min = 50;
-  baud.max = 20000000;
-  baud.step = 1;
-  baud.default_value = 115200.0;
-
-  InputDescriptor oversampling;
-  oversampling.key = "oversampling";
-  oversampling.label = "Oversampling";
-  oversampling.type = InputType::Enum;
-  oversampling.required = false;
-  oversampling.help =
-      "Receiver samples per bit: 16 (the classic UART; AVR U2X = 0, STM32 OVER8 = 0) or 8 "
-      "(AVR U2X = 1, STM32 OVER8 = 1). 8 doubles the fastest rate and the divider's "
-      "resolution but narrows the receiver's tolerance.";
-  oversampling.default_value = std::string("16");
-  oversampling.options = {"16", "8"};
-
-  InputDescriptor fractional;
-  fractional.key = "fractional_divider";
-  fractional.label = "Fractional divider";
-  fractional.type = InputType::Boolean;
-  fractional.required = false;
-  fractional.help =
-      "false: integer divisor (16550 divisor latch; AVR UBRR = divisor − 1), 1 to 65535. "
-      "true: STM32-style fractional divisor (USART_BRR: 12-bit mantissa, 4-bit fraction at "
-      "16×, 3-bit at 8×), which makes the bit any whole number of clock cycles.";
-  fractional.default_value = false;
-
-  t.inputs = {clock, baud, oversampling, fractional};
-
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+  t.inputs = {
+      // Whole hertz: every oscillator and PLL output is specified in them, and it keeps the
+      // error a ratio of integers, never a rounding residue (docs, "Bounds and why").
+      integer_input({.key = "clock_hz",
+                     .label = "UART clock",
+                     .unit = "Hz",
+                     .help = "Clock feeding the UART's baud-rate generator (the peripheral or "
+                             "kernel clock, after any prescaler), in whole hertz: 16000000 for "
+                             "16 MHz, 11059200 for an 11.0592 MHz baud crystal.",
+                     .min = 32768,
+                     .max = 1e9,
+                     .step = 1,
+                     .default_value = 16000000}),
+      integer_input({.key = "baud_rate",
+                     .label = "Target baud rate",
+                     .unit = "bit/s",
+                     .help = "Baud rate both ends are configured for, e.g. 9600, 115200 or "
+                             "1000000. A rate the divider cannot reach is computed at the nearest "
+                             "end of its range, with that divisor's error.",
+                     .min = 50,
+                     .max = 20000000,
+                     .step = 1,
+                     .default_value = 115200}),
+      choice_input({.key = "oversampling",
+                    .label = "Oversampling",
+                    .help = "Receiver samples per bit: 16 (the classic UART; AVR U2X = 0, STM32 "
+                            "OVER8 = 0) or 8 (AVR U2X = 1, STM32 OVER8 = 1). 8 doubles the "
+                            "fastest rate and the divider's resolution but narrows the receiver's "
+                            "tolerance. The status limits (ok up to 2.0 % at 16× and 1.5 % at 8×, "
+                            "fail from 3.75 % and 2.5 %) assume 8-bit frames (8N1); 9 data bits "
+                            "or a parity bit tolerate less.",
+                    .options = {"16", "8"},
+                    .default_value = "16",
+                    .required = false}),
+      flag_input({.key = "fractional_divider",
+                  .label = "Fractional divider",
+                  .help = "false: integer divisor (16550 divisor latch; AVR UBRR = divisor − 1), "
+                          "1 to 65535; an AVR's UBRR has 12 bits, so there the divisor stops at "
+                          "4096. true: STM32-style fractional divisor (USART_BRR: 12-bit "
+                          "mantissa, 4-bit fraction at 16×, 3-bit at 8×), which makes the bit "
+                          "any whole number of clock cycles.",
+                  .default_value = false,
+                  .required = false}),
   };
-  OutputDescriptor status;
-  status.key = "status";
-  status.label = "Baud-rate status";
-  status.type = OutputType::String;
-  status.options = {"ok", "marginal", "fail"};
   t.outputs = {
-      out("ideal_divisor", "Ideal divisor", "", 4),
-      out("divisor", "Programmed divisor", "", 4),
-      out("clocks_per_bit", "Clock cycles per bit", "", 0),
-      out("actual_baud", "Actual baud rate", "bit/s", 2),
-      out("error_pct", "Baud-rate error", "%", 3),
-      status,
+      // 6 decimals: a target 10⁴ times faster than the clock allows still shows 3 digits.
+      number_output({.key = "ideal_divisor", .label = "Ideal divisor", .unit = "", .precision = 6}),
+      number_output({.key = "divisor", .label = "Programmed divisor", .unit = "", .precision = 4}),
+      number_output(
+          {.key = "clocks_per_bit", .label = "Clock cycles per bit", .unit = "", .precision = 0}),
+      number_output(
+          {.key = "actual_baud", .label = "Actual baud rate", .unit = "bit/s", .precision = 2}),
+      number_output({.key = "error_pct",
+                     .label = "Baud-rate error",
+                     .unit = "%",
+                     .precision = 3,
+                     .small_values_in = "error_ppm"}),
+      // The smallest non-zero error is 1/(baud·cycles) ≥ 7.6e-10 (integer clock and rate),
+      // 0.000760 ppm at 6 decimals.
+      number_output({.key = "error_ppm",
+                     .label = "Baud-rate error in ppm (for errors below 0.1 %)",
+                     .unit = "ppm",
+                     .precision = 6}),
+      text_output({.key = "status",
+                   .label = "Baud-rate status (8-bit frames)",
+                   .options = {"ok", "marginal", "fail"}}),
   };
   t.references = {
       "Maxim Integrated (Analog Devices), Tutorial 2141 \"Determining Clock Accuracy "
@@ -119,20 +113,42 @@ ToolDescriptor descriptor() {
       "Texas Instruments PC16550D datasheet: divisor latch DLM:DLL, baud = clock/(16·divisor)",
   };
   t.examples = {
-      {.title = "Defaults: 16 MHz clock, 115200 bit/s, 16×, integer divisor",
+      {.title = "AVR at 16 MHz, 115200 bit/s, U2X = 0 (16×)",
        .request_json = R"({"clock_hz":16000000,"baud_rate":115200,"oversampling":"16",)"
-                       R"("fractional_divider":false})"},
-      {.title = "STM32 at 84 MHz, 921600 bit/s, 8×, fractional divider",
-       .request_json = R"({"clock_hz":84000000,"baud_rate":921600,"oversampling":"8",)"
-                       R"("fractional_divider":true})"},
-      {.title = "11.0592 MHz baud crystal, 115200 bit/s: exact",
-       .request_json = R"({"clock_hz":11059200,"baud_rate":115200})"},
+                       R"("fractional_divider":false})",
+       .expected_json = R"({"divisor":9,"error_pct":-3.5})",
+       .tolerance_pct = 1.5,
+       .source = "Atmel ATmega48/88/168 datasheet 2545D, USART, Table 84 \"Examples of UBRRn "
+                 "Settings for Commonly Used Oscillator Frequencies\", fosc = 16.0000 MHz, "
+                 "U2Xn = 0, 115.2k: UBRRn = 8 (divisor 9), error −3.5 % (one decimal)"},
+      {.title = "AVR at 16 MHz, 115200 bit/s, U2X = 1 (8×)",
+       .request_json = R"({"clock_hz":16000000,"baud_rate":115200,"oversampling":"8",)"
+                       R"("fractional_divider":false})",
+       .expected_json = R"({"divisor":17,"error_pct":2.1})",
+       .tolerance_pct = 1.5,
+       .source = "Atmel ATmega48/88/168 datasheet 2545D, USART, Table 84, fosc = 16.0000 MHz, "
+                 "U2Xn = 1, 115.2k: UBRRn = 16 (divisor 17), error 2.1 % (one decimal)"},
+      {.title = "STM32F4 at 16 MHz, 115.2 kbit/s, OVER8 = 0, fractional",
+       .request_json = R"({"clock_hz":16000000,"baud_rate":115200,"oversampling":"16",)"
+                       R"("fractional_divider":true})",
+       .expected_json = R"({"divisor":8.6875,"actual_baud":115108})",
+       .tolerance_pct = 0.001,
+       .source = "STMicroelectronics RM0090 (DocID018909 Rev 11), USART, Table 137 \"Error "
+                 "calculation for programmed baud rates at fPCLK = 8 MHz or fPCLK = 16 MHz, "
+                 "oversampling by 16\", 16 MHz, 115.2 KBps: actual 115.108 KBps, value "
+                 "programmed 8.6875 (easymanua.ls/stmicroelectronics/stm32f405/manual?p=976)"},
+      {.title = "STM32F4 at 16 MHz, 921.6 kbit/s, OVER8 = 1, fractional",
+       .request_json = R"({"clock_hz":16000000,"baud_rate":921600,"oversampling":"8",)"
+                       R"("fractional_divider":true})",
+       .expected_json = R"({"divisor":2.125,"actual_baud":941176})",
+       .tolerance_pct = 0.001,
+       .source = "STMicroelectronics RM0090 (Doc ID 018909 Rev 4), USART, Table 113 \"Error "
+                 "calculation for programmed baud rates at fPCLK = 8 MHz or fPCLK = 16 MHz, "
+                 "oversampling by 8\", 16 MHz, 921.6 KBps: actual 941.176 KBps, value "
+                 "programmed 2.125, error 2.12 % (manualslib.com/manual/2767128/"
+                 "St-Stm32f40-Series.html?page=760); Rev 11 numbers this table 138"},
   };
   return t;
-}
-
-std::string oversampling_text(double os) {
-  return os == 16 ? "16×" : "8×";
 }
 
 ComputeResult compute(const Inputs& in) {
@@ -144,45 +160,30 @@ ComputeResult compute(const Inputs& in) {
       fractional ? kFractionalMantissaMax + (os - 1) / os : kIntegerDivisorMax;
 
   // Clock cycles per bit the target needs, and the divisor that would give them. os is a
-  // power of two, so ideal·os == ideal_cycles exactly and both tests below agree.
+  // power of two, so ideal·os == ideal_cycles exactly.
   const double ideal_cycles = clock / baud;
   const double ideal = ideal_cycles / os;
-  if (ideal < 1) {
-    std::string msg = "baud_rate of ";
-    append_shortest(msg, baud);
-    msg += " bit/s is above the fastest rate clock_hz = ";
-    append_shortest(msg, clock);
-    msg += " Hz gives at " + oversampling_text(os) + " oversampling (";
-    append_fixed(msg, clock / os, 2);
-    msg += " bit/s, divisor 1); raise the UART clock";
-    if (os == 16) msg += ", use 8× oversampling";
-    msg += " or lower the baud rate";
-    return ToolError{"baud_rate", std::move(msg)};
-  }
-  if (ideal > divisor_max) {
-    std::string msg = "baud_rate of ";
-    append_shortest(msg, baud);
-    msg += " bit/s is below the slowest rate clock_hz = ";
-    append_shortest(msg, clock);
-    msg += " Hz gives at " + oversampling_text(os) + " oversampling (";
-    append_fixed(msg, clock / (os * divisor_max), 2);
-    msg += " bit/s, the largest divisor ";
-    append_shortest(msg, divisor_max);
-    msg += "); divide the UART clock down with a prescaler or raise the baud rate";
-    return ToolError{"baud_rate", std::move(msg)};
-  }
 
   // The bit lasts a whole number of clock cycles: OS·divisor with an integer divisor, or any
-  // whole number of cycles with a fractional one (divisor in steps of 1/OS). Of the two
-  // neighbours of the ideal, take the one with the smaller error (the smaller divisor on an
-  // exact tie); both lie within the register's range because the ideal does.
+  // whole number of cycles with a fractional one (divisor in steps of 1/OS), from divisor 1 to
+  // the register's largest. A target beyond either end gets that end's divisor: its error is
+  // the result (a fail, not an error). Inside, of the two neighbours of the ideal take the one
+  // with the smaller error (the smaller divisor on an exact tie).
   const double step = fractional ? 1 : os;  // cycles per divisor step
-  const double below = std::floor(ideal_cycles / step) * step;
-  const double above = std::ceil(ideal_cycles / step) * step;
+  const double min_cycles = os, max_cycles = os * divisor_max;
   // Error in percent, (clock/cycles − baud)/baud written so that integer inputs stay exact:
   // the thresholds are then compared without rounding noise.
   auto error_pct = [&](double cycles) { return 100 * (clock - baud * cycles) / (baud * cycles); };
-  const double cycles = std::fabs(error_pct(above)) < std::fabs(error_pct(below)) ? above : below;
+  double cycles;
+  if (ideal_cycles <= min_cycles) {
+    cycles = min_cycles;
+  } else if (ideal_cycles >= max_cycles) {
+    cycles = max_cycles;
+  } else {
+    const double below = std::floor(ideal_cycles / step) * step;
+    const double above = std::ceil(ideal_cycles / step) * step;
+    cycles = std::fabs(error_pct(above)) < std::fabs(error_pct(below)) ? above : below;
+  }
   const double error = error_pct(cycles);
   const double ok_limit = os == 16 ? kOkPct16 : kOkPct8;
   const double fail_limit = os == 16 ? kFailPct16 : kFailPct8;
@@ -195,6 +196,7 @@ ComputeResult compute(const Inputs& in) {
       .set("clocks_per_bit", cycles)
       .set("actual_baud", clock / cycles)
       .set("error_pct", error)
+      .set("error_ppm", 1e6 * (clock - baud * cycles) / (baud * cycles))
       .set("status", status);
   return out;
 }

@@ -121,10 +121,10 @@ TEST(JsonSchema, BatteryRequestSchemaExactly) {
       R"({"type":"object","properties":{)"
       R"("battery_capacity_mah":{"title":"Battery capacity","description":"Unit: mAh. Rated capacity from the cell datasheet, at the discharge rate you expect.","type":"number","minimum":100,"maximum":30000,"default":2000},)"
       R"("sleep_current_ua":{"title":"Sleep current","description":"Unit: µA. Total current in deep sleep: MCU, RTC, regulator quiescent and leakage.","type":"number","minimum":1,"maximum":10000,"default":10},)"
-      R"("wake_current_ma":{"title":"Wake current","description":"Unit: mA. Average current while awake (CPU, sensors, radio), averaged over the wake window.","type":"number","minimum":1,"maximum":2000,"default":80},)"
-      R"("wake_duration_ms":{"title":"Wake duration","description":"Unit: ms. How long each wake lasts, from leaving sleep to re-entering it.","type":"number","minimum":1,"maximum":600000,"default":250},)"
+      R"("wake_current_ma":{"title":"Wake current","description":"Unit: mA. Average current while awake (CPU, sensors, radio), averaged over the wake window including radio peaks; it replaces the sleep current during the wake.","type":"number","minimum":1,"maximum":2000,"default":80},)"
+      R"("wake_duration_ms":{"title":"Wake duration","description":"Unit: ms. How long each wake lasts, from leaving sleep to re-entering it; at most the cycle period.","type":"number","minimum":1,"maximum":600000,"default":250},)"
       R"("cycle_period_s":{"title":"Cycle period","description":"Unit: s. How often the device wakes: time from one wake to the next.","type":"number","minimum":1,"maximum":86400,"default":60},)"
-      R"("battery_efficiency_pct":{"title":"Battery efficiency","description":"Unit: % (usable capacity). Usable share of capacity after self-discharge, cut-off voltage and regulator losses.","type":"number","minimum":50,"maximum":100,"default":80}},)"
+      R"("battery_efficiency_pct":{"title":"Battery efficiency","description":"Unit: % (usable capacity). Usable share of capacity after self-discharge, cut-off voltage and regulator losses; temperature effects are not modelled, so derate further for cold or hot sites.","type":"number","minimum":50,"maximum":100,"default":80}},)"
       R"("required":["battery_capacity_mah","sleep_current_ua","wake_current_ma","wake_duration_ms","cycle_period_s","battery_efficiency_pct"],)"
       R"("additionalProperties":false})");
 }

@@ -1,6 +1,5 @@
-// adc-resolution: descriptor per issue 10, the worked examples of
-// docs/tools/adc-resolution.md (expected texts copied from that page), every 422, and
-// properties over random valid inputs.
+// adc-resolution: the descriptor table, the worked examples of docs/tools/adc-resolution.md
+// (expected texts copied from that page), every 422, and properties over random valid inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -39,68 +38,24 @@ TEST(AdcResolution, DescriptorMatchesDocPage) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "adc-resolution");
   EXPECT_EQ(d.domain, "iot-mcu");
-  EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
+  EXPECT_EQ(d.version, "2.0.0");
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/iot-mcu/adc-resolution");
-  EXPECT_GE(d.references.size(), 2u);
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    InputType type;
-    bool required;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> inputs = {
-      {"bits", InputType::Integer, true, "bits", 1, 32, 1, 12},
-      {"vref_v", InputType::Number, true, "V", 0.1, 25, 0.1, 3.3},
-      {"sinad_db", InputType::Number, false, "dB", 0, 200, 0.1, 0},
-      {"enob_bits", InputType::Number, false, "bits", 0, 32, 0.01, 0},
-  };
-  ASSERT_EQ(d.inputs.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(inputs[i].key);
-    EXPECT_EQ(in.key, inputs[i].key);
-    EXPECT_EQ(in.type, inputs[i].type);
-    EXPECT_EQ(in.required, inputs[i].required);
-    EXPECT_EQ(in.unit, inputs[i].unit);
-    EXPECT_EQ(in.min, inputs[i].min);
-    EXPECT_EQ(in.max, inputs[i].max);
-    EXPECT_EQ(in.step, inputs[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), inputs[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"code_count", "", 0},           {"lsb_uv", "µV", 4},
-      {"max_code_voltage_v", "V", 6},  {"quantization_noise_uv_rms", "µV rms", 4},
-      {"ideal_snr_db", "dB", 2},       {"effective_bits", "bits", 2},
-      {"effective_sinad_db", "dB", 2}, {"effective_lsb_uv", "µV", 4},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-  }
-}
-
-TEST(AdcResolution, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+  tool_test::expect_inputs(d, {
+                                  {"bits", InputType::Integer, "bits", 1, 32, 1, 12.0},
+                                  {"vref_v", InputType::Number, "V", 0.1, 25, 0.1, 3.3},
+                                  {"sinad_db", InputType::Number, "dB", 0, 200, 0.1, 0.0, false},
+                                  {"enob_bits", InputType::Number, "bits", 0, 32, 0.01, 0.0, false},
+                              });
+  tool_test::expect_outputs(d, {
+                                   {"code_count", OutputType::Number, "", 0},
+                                   {"lsb_uv", OutputType::Number, "µV", 7},
+                                   {"max_code_voltage_v", OutputType::Number, "V", 6},
+                                   {"quantization_noise_uv_rms", OutputType::Number, "µV rms", 8},
+                                   {"ideal_snr_db", OutputType::Number, "dB", 2},
+                                   {"effective_bits", OutputType::Number, "bits", 2},
+                                   {"effective_sinad_db", OutputType::Number, "dB", 2},
+                                   {"effective_lsb_uv", OutputType::Number, "µV", 7},
+                               });
 }
 
 TEST(AdcResolution, LeavingOutSinadAndEnobMeansIdeal) {
@@ -120,37 +75,52 @@ TEST(AdcResolution, WorkedExamplesFromDocPage) {
   const std::vector<WorkedExample> rows = {
       {"1 defaults: ideal 12-bit, 3.3 V",
        body(12, 3.3, 0, 0),
-       {"4096", "805.6641", "3.299194", "232.5752", "74.00", "12.00", "74.00", "805.6641"}},
+       {"4096", "805.6640625", "3.299194", "232.57518168", "74.00", "12.00", "74.00",
+        "805.6640625"}},
       {"2 every input at its minimum",
        body(1, 0.1, 0, 0),
-       {"2", "50000.0000", "0.050000", "14433.7567", "7.78", "1.00", "7.78", "50000.0000"}},
+       {"2", "50000.0000000", "0.050000", "14433.75672974", "7.78", "1.00", "7.78",
+        "50000.0000000"}},
       {"3 bits and range at their maximum",
        body(32, 25, 0, 0),
-       {"4294967296", "0.0058", "25.000000", "0.0017", "194.40", "32.00", "194.40", "0.0058"}},
+       {"4294967296", "0.0058208", "25.000000", "0.00168031", "194.40", "32.00", "194.40",
+        "0.0058208"}},
       {"4 SINAD equal to the 12-bit ideal, 74 dB",
        body(12, 3.3, 74, 0),
-       {"4096", "805.6641", "3.299194", "232.5752", "74.00", "12.00", "74.00", "805.6641"}},
+       {"4096", "805.6640625", "3.299194", "232.57518168", "74.00", "12.00", "74.00",
+        "805.6640625"}},
       {"6 ENOB equal to N",
        body(12, 3.3, 0, 12),
-       {"4096", "805.6641", "3.299194", "232.5752", "74.00", "12.00", "74.00", "805.6641"}},
-      {"9 SINAD 1.77 dB",
-       body(12, 3.3, 1.77, 0),
-       {"4096", "805.6641", "3.299194", "232.5752", "74.00", "0.00", "1.77", "3296202.5426"}},
+       {"4096", "805.6640625", "3.299194", "232.57518168", "74.00", "12.00", "74.00",
+        "805.6640625"}},
+      {"9 SINAD 7.78 dB: exactly one effective bit",
+       body(12, 3.3, 7.78, 0),
+       {"4096", "805.6640625", "3.299194", "232.57518168", "74.00", "1.00", "7.78",
+        "1650000.0000000"}},
       {"11 32 bits, SINAD at the ideal 194.4 dB",
        body(32, 25, 194.4, 0),
-       {"4294967296", "0.0058", "25.000000", "0.0017", "194.40", "32.00", "194.40", "0.0058"}},
+       {"4294967296", "0.0058208", "25.000000", "0.00168031", "194.40", "32.00", "194.40",
+        "0.0058208"}},
       {"12 12-bit MCU ADC, datasheet ENOB 10.5",
        body(12, 3.3, 0, 10.5),
-       {"4096", "805.6641", "3.299194", "232.5752", "74.00", "10.50", "64.97", "2278.7621"}},
+       {"4096", "805.6640625", "3.299194", "232.57518168", "74.00", "10.50", "64.97",
+        "2278.7620878"}},
       {"13 16-bit SAR ADC, 5 V, SINAD 92 dB",
        body(16, 5, 92, 0),
-       {"65536", "76.2939", "4.999924", "22.0242", "98.08", "14.99", "92.00", "153.6457"}},
+       {"65536", "76.2939453", "4.999924", "22.02416493", "98.08", "14.99", "92.00",
+        "153.6456851"}},
       {"14 24-bit sigma-delta, 2.5 V, ENOB 20",
        body(24, 2.5, 0, 20),
-       {"16777216", "0.1490", "2.500000", "0.0430", "146.24", "20.00", "122.16", "2.3842"}},
+       {"16777216", "0.1490116", "2.500000", "0.04301595", "146.24", "20.00", "122.16",
+        "2.3841858"}},
       {"15 8-bit, 5 V",
        body(8, 5, 0, 0),
-       {"256", "19531.2500", "4.980469", "5638.1862", "49.92", "8.00", "49.92", "19531.2500"}},
+       {"256", "19531.2500000", "4.980469", "5638.18622255", "49.92", "8.00", "49.92",
+        "19531.2500000"}},
+      {"16 the smallest step: 32 bits over 0.1 V",
+       body(32, 0.1, 0, 0),
+       {"4294967296", "0.0000233", "0.100000", "0.00000672", "194.40", "32.00", "194.40",
+        "0.0000233"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
@@ -164,12 +134,30 @@ TEST(AdcResolution, SinadAndEnobTogetherIs422) {  // doc row 10
             "other (ENOB = (SINAD − 1.76)/6.02); send 0 or leave one out");
 }
 
-TEST(AdcResolution, SinadWithoutEffectiveBitsIs422) {  // doc row 8
-  EXPECT_EQ(run_tool(tool(), body(12, 3.3, 1.76, 0)),
-            "422:sinad_db:sinad_db of 1.76 dB leaves no effective bits: ENOB = (SINAD − "
-            "1.76)/6.02 is zero or negative; check the figure (it is the ratio of a full-scale "
-            "sine to all noise and distortion)");
+// Below one effective bit the figure describes no usable converter; SINAD 1.77 dB (0.0017
+// bits, printed as 0.00) used to compute. Doc rows 8, 9 and 17.
+TEST(AdcResolution, LessThanOneEffectiveBitIs422) {
+  EXPECT_EQ(run_tool(tool(), body(12, 3.3, 7.77, 0)),
+            "422:sinad_db:sinad_db of 7.77 dB leaves less than one effective bit (ENOB = (SINAD "
+            "− 1.76)/6.02 < 1, SINAD < 7.78 dB): noise and distortion swamp even the most "
+            "significant bit; check the figure (it is the ratio of a full-scale sine to all "
+            "noise and distortion)");
+  EXPECT_EQ(run_tool(tool(), body(12, 3.3, 1.77, 0)).rfind("422:sinad_db:", 0), 0u);
   EXPECT_EQ(run_tool(tool(), body(12, 3.3, 0.5, 0)).rfind("422:sinad_db:", 0), 0u);
+  EXPECT_EQ(run_tool(tool(), body(12, 3.3, 0, 0.99)),
+            "422:enob_bits:enob_bits of 0.99 is less than one effective bit: noise and "
+            "distortion swamp even the most significant bit; check the figure, or send 0 if it "
+            "is not given");
+  // Exactly one bit computes, though (7.78 − 1.76)/6.02 may land an ulp below 1.
+  EXPECT_EQ(tool_test::result_field(run_tool(tool(), body(1, 0.1, 7.78, 0)), "effective_bits"),
+            "1.00");
+}
+
+// The smallest step in bounds, 23.3 pV, used to print as 0.0000 µV.
+TEST(AdcResolution, SmallestStepKeepsItsDigits) {
+  const std::string r = run_tool(tool(), body(32, 0.1, 0, 0));
+  EXPECT_EQ(tool_test::result_field(r, "lsb_uv"), "0.0000233");
+  EXPECT_EQ(tool_test::result_field(r, "quantization_noise_uv_rms"), "0.00000672");
 }
 
 TEST(AdcResolution, SinadAboveTheIdealIs422) {  // doc row 5
@@ -204,8 +192,8 @@ TEST(AdcResolution, PropertiesOverRandomValidInputs) {
     // One of: ideal, a SINAD within the valid range, an ENOB within it.
     const int which = std::uniform_int_distribution<int>(0, 2)(rng);
     const double ideal_snr = 6.02 * bits + 1.76;
-    const double sinad = which == 1 ? 1.77 + (ideal_snr - 1.77) * unit(rng) : 0;
-    const double enob = which == 2 ? std::fmax(0.01, bits * unit(rng)) : 0;
+    const double sinad = which == 1 ? 7.78 + (ideal_snr - 7.78) * unit(rng) : 0;
+    const double enob = which == 2 ? 1 + (bits - 1) * unit(rng) : 0;
     const auto result = compute_body(tool(), body(bits, vref, sinad, enob));
     ASSERT_TRUE(std::holds_alternative<catalog::Outputs>(result))
         << bits << " bits, SINAD " << sinad << ", ENOB " << enob;
@@ -219,7 +207,7 @@ TEST(AdcResolution, PropertiesOverRandomValidInputs) {
     const double effective = out.number("effective_bits");
     ASSERT_NEAR(out.number("effective_sinad_db"), 6.02 * effective + 1.76, 1e-9 * ideal_snr);
     ASSERT_LE(effective, bits + 1e-9);
-    ASSERT_GT(effective, 0);
+    ASSERT_GE(effective, 1 - 1e-9);
     // Fewer effective bits → a coarser effective step, never finer than one LSB.
     ASSERT_GE(out.number("effective_lsb_uv"), lsb * (1 - 1e-12));
     // Each extra bit halves the LSB.

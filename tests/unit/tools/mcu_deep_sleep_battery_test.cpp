@@ -1,4 +1,4 @@
-// mcu-deep-sleep-battery: descriptor per spec §2.2, the worked examples of
+// mcu-deep-sleep-battery: the descriptor table per spec §2.2, the worked examples of
 // docs/tools/mcu-deep-sleep-battery.md (expected texts copied from that page), every 422,
 // and properties over random valid inputs.
 #include <gtest/gtest.h>
@@ -46,66 +46,26 @@ TEST(McuDeepSleepBattery, DescriptorMatchesSpec) {
   EXPECT_EQ(d.version, "1.0.0");
   EXPECT_EQ(d.name, "MCU Deep-Sleep Battery Life");
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/iot-mcu/mcu-deep-sleep-battery");
-  EXPECT_FALSE(d.references.empty());
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> inputs = {
-      {"battery_capacity_mah", "mAh", 100, 30000, 100, 2000},
-      {"sleep_current_ua", "µA", 1, 10000, 1, 10},
-      {"wake_current_ma", "mA", 1, 2000, 1, 80},
-      {"wake_duration_ms", "ms", 1, 600000, 10, 250},
-      {"cycle_period_s", "s", 1, 86400, 1, 60},
-      {"battery_efficiency_pct", "% (usable capacity)", 50, 100, 1, 80},
-  };
-  ASSERT_EQ(d.inputs.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(inputs[i].key);
-    EXPECT_EQ(in.key, inputs[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_TRUE(in.required);
-    EXPECT_EQ(in.unit, inputs[i].unit);
-    EXPECT_EQ(in.min, inputs[i].min);
-    EXPECT_EQ(in.max, inputs[i].max);
-    EXPECT_EQ(in.step, inputs[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), inputs[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-  // The spec's meanings of these two inputs belong in their help texts (issue 3 point 1).
+  tool_test::expect_inputs(
+      d, {
+             {"battery_capacity_mah", InputType::Number, "mAh", 100, 30000, 100, 2000.0},
+             {"sleep_current_ua", InputType::Number, "µA", 1, 10000, 1, 10.0},
+             {"wake_current_ma", InputType::Number, "mA", 1, 2000, 1, 80.0},
+             {"wake_duration_ms", InputType::Number, "ms", 1, 600000, 10, 250.0},
+             {"cycle_period_s", InputType::Number, "s", 1, 86400, 1, 60.0},
+             {"battery_efficiency_pct", InputType::Number, "% (usable capacity)", 50, 100, 1, 80.0},
+         });
+  // The spec's meanings of these two inputs belong in their help texts.
   EXPECT_NE(d.inputs[4].help->find("How often the device wakes"), std::string::npos);
   EXPECT_NE(d.inputs[5].help->find("self-discharge"), std::string::npos);
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"avg_current_ua", "µA", 1},  {"avg_current_ma", "mA", 3},    {"lifetime_hours", "h", 1},
-      {"lifetime_days", "days", 1}, {"lifetime_years", "years", 2}, {"daily_wakes", "", 0},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-  }
-}
-
-TEST(McuDeepSleepBattery, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+  tool_test::expect_outputs(d, {
+                                   {"avg_current_ua", OutputType::Number, "µA", 1},
+                                   {"avg_current_ma", OutputType::Number, "mA", 3},
+                                   {"lifetime_hours", OutputType::Number, "h", 1},
+                                   {"lifetime_days", OutputType::Number, "days", 1},
+                                   {"lifetime_years", OutputType::Number, "years", 2},
+                                   {"daily_wakes", OutputType::Number, "", 0},
+                               });
 }
 
 // The "Worked examples" table of docs/tools/mcu-deep-sleep-battery.md, row by row.

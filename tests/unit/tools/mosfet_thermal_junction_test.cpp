@@ -1,6 +1,6 @@
-// mosfet-thermal-junction: descriptor per spec §2.3 and issue 3 point 3, the worked
-// examples of docs/tools/mosfet-thermal-junction.md (expected texts copied from that
-// page), and properties over random valid inputs. The tool has no 422 condition.
+// mosfet-thermal-junction: the descriptor table per spec §2.3, the worked examples of
+// docs/tools/mosfet-thermal-junction.md (expected texts copied from that page), and
+// properties over random valid inputs. The tool has no 422 condition.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,68 +43,33 @@ TEST(MosfetThermalJunction, DescriptorMatchesSpec) {
   EXPECT_EQ(d.slug, "mosfet-thermal-junction");
   EXPECT_EQ(d.domain, "electronics");
   EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/electronics/mosfet-thermal-junction");
-  EXPECT_FALSE(d.references.empty());
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> inputs = {
-      {"drain_current_a", "A", 0.001, 1000, 0.1, 5},
-      {"rds_on_mohm", "mΩ", 0.1, 10000, 0.1, 20},
-      {"theta_ja_c_per_w", "°C/W (junction-to-ambient)", 0.1, 500, 0.5, 62},
-      {"ambient_temp_c", "°C", -40, 125, 1, 25},
-      {"duty_cycle", "(fraction; 1 = continuously on)", 0.01, 1, 0.01, 1},
-      {"max_junction_temp_c", "°C", 100, 200, 5, 150},
-  };
-  ASSERT_EQ(d.inputs.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(inputs[i].key);
-    EXPECT_EQ(in.key, inputs[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_TRUE(in.required);
-    EXPECT_EQ(in.unit, inputs[i].unit);
-    EXPECT_EQ(in.min, inputs[i].min);
-    EXPECT_EQ(in.max, inputs[i].max);
-    EXPECT_EQ(in.step, inputs[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), inputs[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-  // The doc page and the help both say R_DS(on) must be the hot value.
+  tool_test::expect_inputs(
+      d,
+      {
+          {"drain_current_a", InputType::Number, "A", 0.001, 1000, 0.1, 5.0},
+          {"rds_on_mohm", InputType::Number, "mΩ", 0.1, 10000, 0.1, 20.0},
+          {"theta_ja_c_per_w", InputType::Number, "°C/W (junction-to-ambient)", 0.1, 500, 0.5,
+           62.0},
+          {"ambient_temp_c", InputType::Number, "°C", -40, 125, 1, 25.0},
+          {"duty_cycle", InputType::Number, "(fraction; 1 = continuously on)", 0.01, 1, 0.01, 1.0},
+          {"max_junction_temp_c", InputType::Number, "°C", 100, 200, 5, 150.0},
+      });
+  // The doc page and the help both say R_DS(on) must be the hot value, where the status
+  // thresholds lie, and when the duty-cycle average holds.
   EXPECT_NE(d.inputs[1].help->find("hot value"), std::string::npos);
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> numbers = {
-      {"power_dissipation_w", "W", 3},
-      {"temp_rise_c", "°C", 1},
-      {"junction_temp_c", "°C", 1},
-      {"headroom_c", "°C", 1},
-  };
-  ASSERT_EQ(d.outputs.size(), numbers.size() + 1);
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    SCOPED_TRACE(numbers[i].key);
-    EXPECT_EQ(d.outputs[i].key, numbers[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, numbers[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, numbers[i].precision);
-    EXPECT_TRUE(d.outputs[i].options.empty());
-  }
-  const auto& status = d.outputs[4];
-  EXPECT_EQ(status.key, "status");
-  EXPECT_EQ(status.type, OutputType::String);
-  EXPECT_FALSE(status.unit.has_value());
-  EXPECT_EQ(status.options, (std::vector<std::string>{"ok", "marginal", "danger"}));
+  EXPECT_NE(d.inputs[4].help->find("thermal time constant"), std::string::npos);
+  EXPECT_NE(d.inputs[5].help->find("80 %"), std::string::npos);
+  tool_test::expect_outputs(d, {
+                                   {"power_dissipation_w", OutputType::Number, "W", 3},
+                                   {"temp_rise_c", OutputType::Number, "°C", 1},
+                                   {"junction_temp_c", OutputType::Number, "°C", 1},
+                                   {"headroom_c", OutputType::Number, "°C", 1},
+                                   {.key = "status",
+                                    .type = OutputType::String,
+                                    .unit = std::nullopt,
+                                    .options = {"ok", "marginal", "danger"}},
+                               });
 }
 
 TEST(MosfetThermalJunction, StatusRendersWithOptionsAndNoUnitOrPrecision) {
@@ -113,13 +78,6 @@ TEST(MosfetThermalJunction, StatusRendersWithOptionsAndNoUnitOrPrecision) {
                         R"("options":["ok","marginal","danger"]})"),
             std::string::npos)
       << record;
-}
-
-TEST(MosfetThermalJunction, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
 }
 
 struct WorkedExample {

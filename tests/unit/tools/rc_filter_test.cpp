@@ -1,12 +1,13 @@
-// rc-filter: descriptor per issue 10, the worked examples of docs/tools/rc-filter.md
-// (expected texts copied from that page), and properties over random valid inputs. The tool
-// has no 422 condition.
+// rc-filter: the descriptor table, the worked examples of docs/tools/rc-filter.md (expected
+// texts copied from that page), the small results that used to print as zero, and properties
+// over random valid inputs. The tool has no 422 condition.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tools/tool_factories.hpp"
@@ -40,7 +41,7 @@ TEST(RcFilter, DescriptorMatchesDocPage) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "rc-filter");
   EXPECT_EQ(d.domain, "electronics");
-  EXPECT_EQ(d.version, "1.0.0");
+  EXPECT_EQ(d.version, "1.1.0");
   EXPECT_FALSE(d.standard.has_value());
   EXPECT_NE(d.references[0].find("Art of Electronics"), std::string::npos);
   tool_test::expect_inputs(
@@ -56,18 +57,37 @@ TEST(RcFilter, DescriptorMatchesDocPage) {
          });
   tool_test::expect_outputs(d, {
                                    {"cutoff_hz", OutputType::Number, "Hz", 4},
+                                   {"cutoff_uhz", OutputType::Number, "µHz", 1},
                                    {"time_constant_us", OutputType::Number, "µs", 4},
+                                   {"time_constant_ps", OutputType::Number, "ps", 2},
                                    {"frequency_ratio", OutputType::Number, "", 4},
+                                   {"inverse_frequency_ratio", OutputType::Number, "", 4},
                                    {"gain_db", OutputType::Number, "dB", 2},
                                    {"gain_ratio", OutputType::Number, "", 4},
                                    {"phase_deg", OutputType::Number, "°", 2},
                                });
+  // Where each output hands its small values on (docs/tools/rc-filter.md, "Outputs").
+  const std::vector<std::pair<std::string, std::string>> finer = {
+      {"cutoff_hz", "cutoff_uhz"},
+      {"cutoff_uhz", ""},
+      {"time_constant_us", "time_constant_ps"},
+      {"time_constant_ps", ""},
+      {"frequency_ratio", "inverse_frequency_ratio"},
+      {"inverse_frequency_ratio", "frequency_ratio"},
+      {"gain_db", "gain_ratio"},
+      {"gain_ratio", "gain_db"},
+      {"phase_deg", "frequency_ratio"},
+  };
+  for (size_t i = 0; i < finer.size(); ++i) {
+    EXPECT_EQ(d.outputs[i].key, finer[i].first);
+    EXPECT_EQ(d.outputs[i].small_values_in, finer[i].second) << finer[i].first;
+  }
 }
 
 struct WorkedExample {
   const char* name;
   std::string body;
-  // f_c, τ, f/f_c, gain dB, |H|, phase
+  // f_c Hz, f_c µHz, τ µs, τ ps, f/f_c, f_c/f, gain dB, |H|, phase
   std::vector<std::string> expected;
 };
 
@@ -76,48 +96,76 @@ TEST(RcFilter, WorkedExamplesFromDocPage) {
   const std::vector<WorkedExample> rows = {
       {"1 defaults: 1 kΩ, 100 nF low-pass at 10 kHz",
        body(1000, 100, "low-pass", 10000),
-       {"1591.5494", "100.0000", "6.2832", "-16.07", "0.1572", "-80.96"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "6.2832", "0.1592", "-16.07",
+        "0.1572", "-80.96"}},
       {"2 every number at its minimum, low-pass",
        body(1, 0.001, "low-pass", 0.001),
-       {"159154943091.8953", "0.0000", "0.0000", "0.00", "1.0000", "0.00"}},
+       {"159154943091.8953", "159154943091895300.0", "0.0000", "1.00", "0.0000",
+        "159154943091895.2800", "0.00", "1.0000", "0.00"}},
       {"3 every number at its minimum, high-pass",
        body(1, 0.001, "high-pass", 0.001),
-       {"159154943091.8953", "0.0000", "0.0000", "-284.04", "0.0000", "90.00"}},
+       {"159154943091.8953", "159154943091895300.0", "0.0000", "1.00", "0.0000",
+        "159154943091895.2800", "-284.04", "0.0000", "90.00"}},
       {"4 every number at its maximum, low-pass",
        body(10000000, 1000000, "low-pass", 1e9),
-       {"0.0000", "10000000000.0000", "62831853071795.8700", "-275.96", "0.0000", "-90.00"}},
+       {"0.0000", "15.9", "10000000000.0000", "10000000000000000.00", "62831853071795.8700",
+        "0.0000", "-275.96", "0.0000", "-90.00"}},
       {"5 every number at its maximum, high-pass",
        body(10000000, 1000000, "high-pass", 1e9),
-       {"0.0000", "10000000000.0000", "62831853071795.8700", "0.00", "1.0000", "0.00"}},
+       {"0.0000", "15.9", "10000000000.0000", "10000000000000000.00", "62831853071795.8700",
+        "0.0000", "0.00", "1.0000", "0.00"}},
       {"6 at the cut-off, low-pass",
        body(1000, 100, "low-pass", 1591.549430918953),
-       {"1591.5494", "100.0000", "1.0000", "-3.01", "0.7071", "-45.00"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "1.0000", "1.0000", "-3.01",
+        "0.7071", "-45.00"}},
       {"7 at the cut-off, high-pass",
        body(1000, 100, "high-pass", 1591.549430918953),
-       {"1591.5494", "100.0000", "1.0000", "-3.01", "0.7071", "45.00"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "1.0000", "1.0000", "-3.01",
+        "0.7071", "45.00"}},
       {"8 a decade below the cut-off, low-pass",
        body(1000, 100, "low-pass", 159.1549430918953),
-       {"1591.5494", "100.0000", "0.1000", "-0.04", "0.9950", "-5.71"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "0.1000", "10.0000", "-0.04",
+        "0.9950", "-5.71"}},
       {"9 a decade below the cut-off, high-pass",
        body(1000, 100, "high-pass", 159.1549430918953),
-       {"1591.5494", "100.0000", "0.1000", "-20.04", "0.0995", "84.29"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "0.1000", "10.0000", "-20.04",
+        "0.0995", "84.29"}},
       {"10 a decade above the cut-off, high-pass",
        body(1000, 100, "high-pass", 15915.49430918953),
-       {"1591.5494", "100.0000", "10.0000", "-0.04", "0.9950", "5.71"}},
+       {"1591.5494", "1591549430.9", "100.0000", "100000000.00", "10.0000", "0.1000", "-0.04",
+        "0.9950", "5.71"}},
       {"11 audio coupling: 10 kΩ, 1 µF high-pass at 20 Hz",
        body(10000, 1000, "high-pass", 20),
-       {"15.9155", "10000.0000", "1.2566", "-2.13", "0.7825", "38.51"}},
+       {"15.9155", "15915494.3", "10000.0000", "10000000000.00", "1.2566", "0.7958", "-2.13",
+        "0.7825", "38.51"}},
       {"12 ADC anti-alias: 100 Ω, 10 nF low-pass at 1 MHz",
        body(100, 10, "low-pass", 1000000),
-       {"159154.9431", "1.0000", "6.2832", "-16.07", "0.1572", "-80.96"}},
+       {"159154.9431", "159154943091.9", "1.0000", "1000000.00", "6.2832", "0.1592", "-16.07",
+        "0.1572", "-80.96"}},
       {"13 mains hum: 10 kΩ, 1 µF low-pass at 50 Hz",
        body(10000, 1000, "low-pass", 50),
-       {"15.9155", "10000.0000", "3.1416", "-10.36", "0.3033", "-72.34"}},
+       {"15.9155", "15915494.3", "10000.0000", "10000000000.00", "3.1416", "0.3183", "-10.36",
+        "0.3033", "-72.34"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
     EXPECT_EQ(run_tool(tool(), row.body), expected_result(tool(), row.expected));
   }
+}
+
+// The two results the independent check found printed as zero: a 15.9 µHz cut-off and a
+// 47 ps time constant. Each is now carried, with three significant digits, by the output its
+// coarse one names.
+TEST(RcFilter, SmallCutoffAndTimeConstantKeepTheirDigits) {
+  const std::string slow = run_tool(tool(), body(10000000, 1000000, "low-pass", 0.001));
+  EXPECT_EQ(tool_test::result_field(slow, "cutoff_hz"), "0.0000");
+  EXPECT_EQ(tool_test::result_field(slow, "cutoff_uhz"), "15.9");  // 1/(2π·10⁴ s)
+  const std::string fast = run_tool(tool(), body(47, 0.001, "low-pass", 1000000));
+  EXPECT_EQ(tool_test::result_field(fast, "time_constant_us"), "0.0000");
+  EXPECT_EQ(tool_test::result_field(fast, "time_constant_ps"), "47.00");  // 47 Ω · 1 pF
+  // Deep in the passband the phase rounds to 0.02°; f_c/f gives it: 1/3386.2754 rad.
+  EXPECT_EQ(tool_test::result_field(fast, "phase_deg"), "-0.02");
+  EXPECT_EQ(tool_test::result_field(fast, "inverse_frequency_ratio"), "3386.2754");
 }
 
 TEST(RcFilter, InvalidInputsAreRejectedBeforeCompute) {
@@ -146,6 +194,12 @@ TEST(RcFilter, PropertiesOverRandomValidInputs) {
       ASSERT_TRUE(std::isfinite(lp.number(o.key))) << o.key;
       ASSERT_TRUE(std::isfinite(hp.number(o.key))) << o.key;
     }
+    // The companions are the same quantities in other units.
+    ASSERT_NEAR(lp.number("cutoff_uhz"), lp.number("cutoff_hz") * 1e6,
+                1e-12 * lp.number("cutoff_uhz"));
+    ASSERT_NEAR(lp.number("time_constant_ps"), lp.number("time_constant_us") * 1e6,
+                1e-12 * lp.number("time_constant_ps"));
+    ASSERT_NEAR(lp.number("frequency_ratio") * lp.number("inverse_frequency_ratio"), 1, 1e-12);
     // f_c·τ = 1/(2π) whatever R and C.
     ASSERT_NEAR(lp.number("cutoff_hz") * lp.number("time_constant_us") * 1e-6,
                 1 / (2 * std::numbers::pi), 1e-12);
