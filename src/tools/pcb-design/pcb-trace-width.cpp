@@ -2,6 +2,7 @@
 // pcb_calculator. Formula, references and worked examples: docs/tools/pcb-trace-width.md.
 #include <cmath>
 
+#include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -38,61 +39,69 @@ ToolDescriptor descriptor() {
       "on an external or internal layer, from the IPC-2221 current-capacity curves; with the "
       "trace's cross-section, resistance, voltage drop and power loss per centimetre.";
   t.standard = "IPC-2221";
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
-  InputDescriptor layer;
-  layer.key = "layer";
-  layer.label = "Layer";
-  layer.type = InputType::Enum;
-  layer.help =
-      "external: top or bottom layer, cooled by air. internal: buried in the laminate, which "
-      "conducts heat away poorly, so IPC-2221 allows half the current for the same area.";
-  layer.default_value = std::string("external");
-  layer.options = {"external", "internal"};
   t.inputs = {
-      number("current_a", "Current", "A",
-             "Continuous (DC or RMS) current the trace must carry. IPC-2221 charts cover up to "
-             "35 A on external and 17.5 A on internal layers.",
-             0.01, 35, 0.1, 1),
-      number("temp_rise_c", "Temperature rise", "°C",
-             "Allowed steady-state rise of the trace above the board's ambient temperature. "
-             "10 °C is a common conservative choice.",
-             1, 100, 1, 10),
-      number("copper_weight_oz", "Copper weight", "oz/ft²",
-             "Finished copper weight: 1 oz/ft² is 35 µm (1.378 mil) thick. Outer layers are "
-             "often plated up from 0.5 oz to about 1 oz.",
-             0.5, 3, 0.5, 1),
-      layer,
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "current_a",
+                    .label = "Current",
+                    .unit = "A",
+                    .help = "Continuous (DC or RMS) current the trace must carry. IPC-2221 charts "
+                            "cover up to 35 A on external and 17.5 A on internal layers, and "
+                            "widths up to 400 mil (10.16 mm); beyond either the request is "
+                            "refused (422).",
+                    .min = 0.01,
+                    .max = 35,
+                    .step = 0.1,
+                    .default_value = 1}),
+      number_input({.key = "temp_rise_c",
+                    .label = "Temperature rise",
+                    .unit = "°C",
+                    .help = "Allowed steady-state rise of the trace above the board's ambient "
+                            "temperature. 10 °C is a common conservative choice.",
+                    .min = 1,
+                    .max = 100,
+                    .step = 1,
+                    .default_value = 10}),
+      number_input({.key = "copper_weight_oz",
+                    .label = "Copper weight",
+                    .unit = "oz/ft²",
+                    .help = "Finished copper weight: 1 oz/ft² is 35 µm (1.378 mil) thick. Outer "
+                            "layers are often plated up from 0.5 oz to about 1 oz.",
+                    .min = 0.5,
+                    .max = 3,
+                    .step = 0.5,
+                    .default_value = 1}),
+      choice_input({.key = "layer",
+                    .label = "Layer",
+                    .help = "external: top or bottom layer, cooled by air. internal: buried in "
+                            "the laminate, which conducts heat away poorly, so IPC-2221 allows "
+                            "half the current for the same area.",
+                    .options = {"external", "internal"},
+                    .default_value = "external"}),
   };
   t.outputs = {
-      out("width_mil", "Minimum trace width", "mil", 1),
-      out("width_mm", "Minimum trace width", "mm", 3),
-      out("cross_section_mil2", "Copper cross-section", "mil²", 1),
-      out("copper_thickness_um", "Copper thickness", "µm", 1),
-      out("resistance_mohm_per_cm", "Resistance per centimetre (20 °C)", "mΩ/cm", 2),
-      out("voltage_drop_mv_per_cm", "Voltage drop per centimetre", "mV/cm", 2),
-      out("power_loss_mw_per_cm", "Power loss per centimetre", "mW/cm", 2),
+      number_output(
+          {.key = "width_mil", .label = "Minimum trace width", .unit = "mil", .precision = 1}),
+      number_output(
+          {.key = "width_mm", .label = "Minimum trace width", .unit = "mm", .precision = 3}),
+      number_output({.key = "cross_section_mil2",
+                     .label = "Copper cross-section",
+                     .unit = "mil²",
+                     .precision = 1}),
+      number_output({.key = "copper_thickness_um",
+                     .label = "Copper thickness",
+                     .unit = "µm",
+                     .precision = 1}),
+      number_output({.key = "resistance_mohm_per_cm",
+                     .label = "Resistance per centimetre (20 °C)",
+                     .unit = "mΩ/cm",
+                     .precision = 2}),
+      number_output({.key = "voltage_drop_mv_per_cm",
+                     .label = "Voltage drop per centimetre",
+                     .unit = "mV/cm",
+                     .precision = 2}),
+      number_output({.key = "power_loss_mw_per_cm",
+                     .label = "Power loss per centimetre",
+                     .unit = "mW/cm",
+                     .precision = 2}),
   };
   t.references = {
       "IPC-2221B, \"Generic Standard on Printed Board Design\", section 6.2 (conductor "

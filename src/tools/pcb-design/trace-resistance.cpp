@@ -1,6 +1,8 @@
 // PCB trace resistance, voltage drop and power loss at a conductor temperature, from copper's
 // resistivity and temperature coefficient. Formula, references and worked examples:
 // docs/tools/trace-resistance.md.
+#include "catalog/descriptor_builder.hpp"
+#include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -21,7 +23,7 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "trace-resistance";
   t.domain = "pcb-design";
-  t.version = "1.0.0";
+  t.version = "2.0.0";
   t.name = "PCB Trace Resistance";
   t.description =
       "DC resistance of a copper PCB trace from its length, width and copper weight at a given "
@@ -30,58 +32,77 @@ ToolDescriptor descriptor() {
   // No design standard governs this: it is Ohm's law with material constants (IEC 60028,
   // ASTM B193), which are cited in the references. See the doc page.
   t.standard = std::nullopt;
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
   t.inputs = {
-      number("length_mm", "Trace length", "mm",
-             "Routed length of the trace between its end points.", 1, 1000, 1, 100),
-      number("width_mm", "Trace width", "mm",
-             "Finished width of the trace (a plane or pour: its width across the current "
-             "path).",
-             0.025, 100, 0.01, 0.25),
-      number("copper_weight_oz", "Copper weight", "oz/ft²",
-             "Finished copper weight: 1 oz/ft² is 35 µm (1.378 mil) thick. For a measured "
-             "thickness t in µm enter t / 35, e.g. 1.4 for a 1 oz outer layer plated up to "
-             "49 µm.",
-             0.25, 10, 0.25, 1),
-      number("temperature_c", "Conductor temperature", "°C",
-             "Temperature of the copper itself: ambient plus the trace's own rise (see "
-             "pcb-trace-width). Resistance rises about 0.39 % per °C.",
-             -55, 150, 1, 25),
-      number("current_a", "Current", "A",
-             "DC (or RMS) current through the trace, for the voltage drop and power loss. 0 "
-             "gives the resistance alone.",
-             0, 100, 0.1, 1),
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "length_mm",
+                    .label = "Trace length",
+                    .unit = "mm",
+                    .help = "Routed length of the trace between its end points; at least its "
+                            "width (a strip wider than it is long is refused, 422).",
+                    .min = 1,
+                    .max = 1000,
+                    .step = 1,
+                    .default_value = 100}),
+      number_input({.key = "width_mm",
+                    .label = "Trace width",
+                    .unit = "mm",
+                    .help = "Finished width of the trace (a plane or pour: its width across the "
+                            "current path); at most the length.",
+                    .min = 0.025,
+                    .max = 100,
+                    .step = 0.01,
+                    .default_value = 0.25}),
+      number_input({.key = "copper_weight_oz",
+                    .label = "Copper weight",
+                    .unit = "oz/ft²",
+                    .help = "Finished copper weight: 1 oz/ft² is 35 µm (1.378 mil) thick. For a "
+                            "measured thickness t in µm enter t / 35, e.g. 1.4 for a 1 oz outer "
+                            "layer plated up to 49 µm.",
+                    .min = 0.25,
+                    .max = 10,
+                    .step = 0.25,
+                    .default_value = 1}),
+      number_input({.key = "temperature_c",
+                    .label = "Conductor temperature",
+                    .unit = "°C",
+                    .help = "Temperature of the copper itself: ambient plus the trace's own rise "
+                            "(see pcb-trace-width). Resistance rises about 0.39 % per °C.",
+                    .min = -55,
+                    .max = 150,
+                    .step = 1,
+                    .default_value = 25}),
+      number_input({.key = "current_a",
+                    .label = "Current",
+                    .unit = "A",
+                    .help = "DC (or RMS) current through the trace, for the voltage drop, power "
+                            "loss and current density; at least 0.1 A. The resistance does not "
+                            "depend on it: for a smaller current multiply the resistance by it.",
+                    .min = 0.1,
+                    .max = 100,
+                    .step = 0.1,
+                    .default_value = 1}),
   };
   t.outputs = {
-      out("copper_thickness_um", "Copper thickness", "µm", 1),
-      out("cross_section_mm2", "Copper cross-section", "mm²", 6),
-      out("resistivity_uohm_cm", "Copper resistivity at the conductor temperature", "µΩ·cm", 4),
-      out("resistance_mohm", "Trace resistance", "mΩ", 4),
-      out("voltage_drop_mv", "Voltage drop", "mV", 3),
-      out("power_loss_mw", "Power loss", "mW", 3),
-      out("current_density_a_per_mm2", "Current density", "A/mm²", 1),
+      number_output({.key = "copper_thickness_um",
+                     .label = "Copper thickness",
+                     .unit = "µm",
+                     .precision = 2}),
+      number_output({.key = "cross_section_mm2",
+                     .label = "Copper cross-section",
+                     .unit = "mm²",
+                     .precision = 6}),
+      number_output({.key = "resistivity_uohm_cm",
+                     .label = "Copper resistivity at the conductor temperature",
+                     .unit = "µΩ·cm",
+                     .precision = 4}),
+      number_output(
+          {.key = "resistance_mohm", .label = "Trace resistance", .unit = "mΩ", .precision = 4}),
+      number_output(
+          {.key = "voltage_drop_mv", .label = "Voltage drop", .unit = "mV", .precision = 5}),
+      number_output({.key = "power_loss_mw", .label = "Power loss", .unit = "mW", .precision = 6}),
+      number_output({.key = "current_density_a_per_mm2",
+                     .label = "Current density",
+                     .unit = "A/mm²",
+                     .precision = 5}),
   };
   t.references = {
       "IEC 60028, \"International standard of resistance for copper\": annealed copper "
@@ -94,26 +115,51 @@ ToolDescriptor descriptor() {
       "KiCad pcb_calculator, track width panel: R = ρ·L/(W·H) with ρ = 1.72e-8 Ω·m",
   };
   t.examples = {
-      {.title = "Defaults: 100 mm of 0.25 mm trace, 1 oz, at 25 °C, 1 A",
+      {.title = "The IACS definition: 1 m of copper of 1 mm² cross-section at 20 °C",
        .request_json =
-           R"({"length_mm":100,"width_mm":0.25,"copper_weight_oz":1,"temperature_c":25,)"
-           R"("current_a":1})"},
-      {.title = "A 2 mm, 2 oz power trace, 50 mm long, at 85 °C carrying 5 A",
-       .request_json = R"({"length_mm":50,"width_mm":2,"copper_weight_oz":2,"temperature_c":85,)"
-                       R"("current_a":5})"},
+           R"({"length_mm":1000,"width_mm":28.5704,"copper_weight_oz":1,"temperature_c":20,)"
+           R"("current_a":1})",
+       .expected_json = R"({"resistivity_uohm_cm":1.7241,"resistance_mohm":17.241})",
+       .tolerance_pct = 0.3,
+       .source = "IEC 60028, \"International standard of resistance for copper\": annealed "
+                 "copper has 1/58 Ω·mm²/m = 1.7241 µΩ·cm at 20 °C, so 1 m of 1 mm² is 17.241 mΩ "
+                 "(1 oz = 35.0012 µm here, so 28.5704 mm wide is 1.0000 mm²); the tool uses "
+                 "KiCad's rounded ρ = 1.72 µΩ·cm, 0.24 % lower"},
+      {.title = "100 mm of 0.5 mm trace in 1 oz copper",
+       .request_json = R"({"length_mm":100,"width_mm":0.5,"copper_weight_oz":1,)"
+                       R"("temperature_c":20,"current_a":1})",
+       .expected_json = R"({"resistance_mohm":98.3})",
+       .tolerance_pct = 0.1,
+       .source = "A. Bouchez, Hypercode \"PCB design\" course, lesson 1 \"Trace Resistance\" "
+                 "(hypercode.alexisbouchez.com/pcb-design/lessons/trace-resistance), example: a "
+                 "100 mm long, 0.5 mm wide, 1 oz (35 µm) trace with ρ = 1.72e-8 Ω·m has "
+                 "R = 98.3 mΩ"},
   };
   return t;
 }
 
 ComputeResult compute(const Inputs& in) {
+  const double length_mm = in.number("length_mm");
+  const double width_mm = in.number("width_mm");
+  if (width_mm > length_mm) {
+    std::string msg = "width_mm of ";
+    append_shortest(msg, width_mm);
+    msg += " mm is more than length_mm of ";
+    append_shortest(msg, length_mm);
+    msg +=
+        " mm: a strip wider than it is long is less than one square, and its resistance is "
+        "set by where the current enters and leaves it, not by ρ·L/A; enter the length along "
+        "the current and the width across it";
+    return ToolError{"width_mm", std::move(msg)};
+  }
   const double thickness_um = in.number("copper_weight_oz") * kMilPerOz * kUmPerMil;
-  const double area_mm2 = in.number("width_mm") * thickness_um / 1000.0;
+  const double area_mm2 = width_mm * thickness_um / 1000.0;
   // Linear temperature correction from 20 °C; within about 2 % of measured copper data
   // over the input range (see the doc page).
   const double resistivity =
       kResistivity20 * (1 + kAlpha20 * (in.number("temperature_c") - kReferenceTempC));
   // R = ρ·L/A with L in metres and A in m².
-  const double resistance_ohm = resistivity * (in.number("length_mm") / 1000.0) / (area_mm2 * 1e-6);
+  const double resistance_ohm = resistivity * (length_mm / 1000.0) / (area_mm2 * 1e-6);
   const double current = in.number("current_a");
   const double drop_v = current * resistance_ohm;
   Outputs out;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -28,7 +29,7 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "via-current-capacity";
   t.domain = "pcb-design";
-  t.version = "1.0.0";
+  t.version = "1.1.0";
   t.name = "Via Current Capacity (IPC-2221)";
   t.description =
       "Current a plated via can carry for an allowed temperature rise, from the IPC-2221 "
@@ -36,65 +37,97 @@ ToolDescriptor descriptor() {
       "total for several vias in parallel and the barrel's resistance, voltage drop and power "
       "loss at that current.";
   t.standard = "IPC-2221";
-  auto number = [](std::string key, std::string label, std::string unit, std::string help,
-                   double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
-  InputDescriptor count = number(
-      "via_count", "Number of vias", "",
-      "Identical vias sharing the current in parallel. Assumes they are spaced far enough apart "
-      "(more than about one hole diameter) not to heat each other.",
-      1, 1000, 1, 1);
-  count.type = InputType::Integer;
-  count.required = false;
   t.inputs = {
-      number("hole_diameter_mm", "Finished hole diameter", "mm",
-             "Via hole size as drawn in the PCB design (the finished, plated hole). The fab "
-             "drills about two plating thicknesses larger, so the copper barrel lies between "
-             "this diameter and the diameter plus twice the plating thickness.",
-             0.1, 3, 0.05, 0.3),
-      number("plating_thickness_um", "Barrel plating thickness", "µm",
-             "Copper plated on the hole wall. IPC-6012 requires an average of at least 20 µm "
-             "(class 2) or 25 µm (class 3); ask your fab what it plates.",
-             10, 100, 1, 25),
-      number("board_thickness_mm", "Board thickness (barrel length)", "mm",
-             "Length of the plated barrel: the board thickness for a through via, the span of "
-             "layers it connects for a blind or buried via. Used only for the resistance.",
-             0.1, 10, 0.1, 1.6),
-      number("temp_rise_c", "Temperature rise", "°C",
-             "Allowed steady-state rise of the via above the board's ambient temperature. "
-             "10 °C is a common conservative choice.",
-             1, 100, 1, 10),
-      count,
-  };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
+      number_input({.key = "hole_diameter_mm",
+                    .label = "Finished hole diameter",
+                    .unit = "mm",
+                    .help = "Via hole size as drawn in the PCB design (the finished, plated hole). "
+                            "The fab drills about two plating thicknesses larger, so the copper "
+                            "barrel lies between this diameter and the diameter plus twice the "
+                            "plating thickness.",
+                    .min = 0.1,
+                    .max = 3,
+                    .step = 0.05,
+                    .default_value = 0.3}),
+      number_input({.key = "plating_thickness_um",
+                    .label = "Barrel plating thickness",
+                    .unit = "µm",
+                    .help = "Copper plated on the hole wall. IPC-6012 requires an average of at "
+                            "least 20 µm (class 2) or 25 µm (class 3); ask your fab what it "
+                            "plates.",
+                    .min = 10,
+                    .max = 100,
+                    .step = 1,
+                    .default_value = 25}),
+      number_input({.key = "board_thickness_mm",
+                    .label = "Board thickness (barrel length)",
+                    .unit = "mm",
+                    .help = "Length of the plated barrel: the board thickness for a through via, "
+                            "the span of layers it connects for a blind or buried via. Used only "
+                            "for the resistance.",
+                    .min = 0.1,
+                    .max = 10,
+                    .step = 0.1,
+                    .default_value = 1.6}),
+      number_input({.key = "temp_rise_c",
+                    .label = "Temperature rise",
+                    .unit = "°C",
+                    .help = "Allowed steady-state rise of the via above the board's ambient "
+                            "temperature; 10 °C is a common conservative choice. The rating is "
+                            "IPC-2221's external-trace curve applied to the barrel's copper "
+                            "cross-section, as KiCad does, not a rule the standard states for "
+                            "vias: conservative for a through via; halve it for a buried via in a "
+                            "thick stack-up without planes. At most 35 A per via (422 above).",
+                    .min = 1,
+                    .max = 100,
+                    .step = 1,
+                    .default_value = 10}),
+      integer_input({.key = "via_count",
+                     .label = "Number of vias",
+                     .unit = "",
+                     .help = "Identical vias sharing the current in parallel. Assumes they are "
+                             "spaced far enough apart (more than about one hole diameter) not to "
+                             "heat each other.",
+                     .min = 1,
+                     .max = 1000,
+                     .step = 1,
+                     .default_value = 1,
+                     .required = false}),
   };
   t.outputs = {
-      out("cross_section_mil2", "Barrel copper cross-section", "mil²", 1),
-      out("cross_section_mm2", "Barrel copper cross-section", "mm²", 5),
-      out("current_per_via_a", "Current capacity per via", "A", 2),
-      out("total_current_a", "Current capacity of all vias", "A", 2),
-      out("resistance_per_via_mohm", "Barrel resistance per via (20 °C)", "mΩ", 4),
-      out("resistance_total_mohm", "Resistance of the vias in parallel (20 °C)", "mΩ", 5),
-      out("voltage_drop_mv", "Voltage drop at the rated current", "mV", 3),
-      out("power_loss_mw", "Power loss of all vias at the rated current", "mW", 3),
+      number_output({.key = "cross_section_mil2",
+                     .label = "Barrel copper cross-section",
+                     .unit = "mil²",
+                     .precision = 1,
+                     .small_values_in = "cross_section_mm2"}),
+      number_output({.key = "cross_section_mm2",
+                     .label = "Barrel copper cross-section",
+                     .unit = "mm²",
+                     .precision = 5}),
+      number_output({.key = "current_per_via_a",
+                     .label = "Current capacity per via (IPC-2221 trace curve)",
+                     .unit = "A",
+                     .precision = 3}),
+      number_output({.key = "total_current_a",
+                     .label = "Current capacity of all vias",
+                     .unit = "A",
+                     .precision = 3}),
+      number_output({.key = "resistance_per_via_mohm",
+                     .label = "Barrel resistance per via (20 °C)",
+                     .unit = "mΩ",
+                     .precision = 6}),
+      number_output({.key = "resistance_total_mohm",
+                     .label = "Resistance of the vias in parallel (20 °C)",
+                     .unit = "mΩ",
+                     .precision = 8}),
+      number_output({.key = "voltage_drop_mv",
+                     .label = "Voltage drop at the rated current",
+                     .unit = "mV",
+                     .precision = 5}),
+      number_output({.key = "power_loss_mw",
+                     .label = "Power loss of all vias at the rated current",
+                     .unit = "mW",
+                     .precision = 5}),
   };
   t.references = {
       "IPC-2221B, \"Generic Standard on Printed Board Design\", section 6.2 (conductor "

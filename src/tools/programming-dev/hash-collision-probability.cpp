@@ -3,6 +3,7 @@
 // docs/tools/hash-collision-probability.md.
 #include <cmath>
 
+#include "catalog/descriptor_builder.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -64,52 +65,74 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "hash-collision-probability";
   t.domain = "programming-dev";
-  t.version = "1.0.0";
+  t.version = "1.1.0";
   t.name = "Hash Collision Probability";
   t.description =
       "Probability that at least two of N items share a hash value in a b-bit hash space (the "
       "birthday problem), computed exactly and by the usual exponential approximation, with "
       "the expected number of colliding pairs. Log10 outputs keep tiny probabilities readable.";
   t.standard = std::nullopt;
-  auto integer = [](std::string key, std::string label, std::string unit, std::string help,
-                    double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Integer;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
   t.inputs = {
-      integer("item_count", "Number of items (N)", "",
-              "Distinct items hashed (keys, documents, IDs). A collision needs at least two.", 2,
-              1e15, 1, 100000),
-      integer("hash_bits", "Hash size (b)", "bit",
-              "Bits of uniformly distributed hash output: 32 for CRC-32, 64 for a 64-bit hash, "
-              "122 for the random bits of a version-4 UUID, 128 for MD5, 160 for SHA-1, 256 for "
-              "SHA-256, 512 for SHA-512. Use the bits actually kept if the hash is truncated.",
-              1, 512, 1, 32),
+      integer_input({.key = "item_count",
+                     .label = "Number of items (N)",
+                     .unit = "",
+                     .help = "Distinct items hashed (keys, documents, IDs). A collision needs at "
+                             "least two; at most 10^15.",
+                     .min = 2,
+                     .max = 1e15,
+                     .step = 1,
+                     .default_value = 100000}),
+      integer_input({.key = "hash_bits",
+                     .label = "Hash size (b)",
+                     .unit = "bit",
+                     .help = "Bits of uniformly distributed hash output: 32 for CRC-32, 64 for a "
+                             "64-bit hash, 122 for the random bits of a version-4 UUID, 128 for "
+                             "MD5, 160 for SHA-1, 256 for SHA-256, 512 for SHA-512. Use the bits "
+                             "actually kept if the hash is truncated. The result assumes the "
+                             "values are uniform and independent, as for a good hash of distinct "
+                             "inputs; it says nothing about deliberate (adversarial) collisions.",
+                     .min = 1,
+                     .max = 512,
+                     .step = 1,
+                     .default_value = 32}),
   };
-  auto out = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
-  };
+  // A probability too small for six decimals reads in its log10 or as "1 in N"; a log10 too
+  // close to 0 for three decimals (P near 1) reads in the probability itself.
   t.outputs = {
-      out("probability", "Collision probability (exact)", "", 6),
-      out("probability_log10", "log10 of the collision probability (exact)", "", 3),
-      out("probability_approx", "Collision probability, 1 − exp(−N(N−1)/2^(b+1))", "", 6),
-      out("probability_approx_log10", "log10 of the approximate collision probability", "", 3),
-      out("expected_colliding_pairs", "Expected number of colliding pairs", "", 6),
+      number_output({.key = "probability",
+                     .label = "Collision probability (exact)",
+                     .unit = "",
+                     .precision = 6,
+                     .small_values_in = "collision_odds_one_in"}),
+      number_output({.key = "probability_log10",
+                     .label = "log10 of the collision probability (exact)",
+                     .unit = "",
+                     .precision = 3,
+                     .small_values_in = "probability"}),
+      number_output({.key = "probability_approx",
+                     .label = "Collision probability, 1 − exp(−N(N−1)/2^(b+1))",
+                     .unit = "",
+                     .precision = 6,
+                     .small_values_in = "probability_approx_log10"}),
+      number_output({.key = "probability_approx_log10",
+                     .label = "log10 of the approximate collision probability",
+                     .unit = "",
+                     .precision = 3,
+                     .small_values_in = "probability_approx"}),
+      number_output({.key = "expected_colliding_pairs",
+                     .label = "Expected number of colliding pairs",
+                     .unit = "",
+                     .precision = 6,
+                     .small_values_in = "expected_colliding_pairs_log10"}),
+      number_output({.key = "expected_colliding_pairs_log10",
+                     .label = "log10 of the expected number of colliding pairs",
+                     .unit = "",
+                     .precision = 3,
+                     .small_values_in = "expected_colliding_pairs"}),
+      number_output({.key = "collision_odds_one_in",
+                     .label = "Collision odds: 1 in N (N = 1/probability, exact)",
+                     .unit = "",
+                     .precision = 2}),
   };
   t.references = {
       "D. E. Knuth, \"The Art of Computer Programming\", vol. 2, \"Seminumerical Algorithms\", "
@@ -123,12 +146,28 @@ ToolDescriptor descriptor() {
       "(Stirling's series for ln Γ, used to evaluate the exact product for large N)",
   };
   t.examples = {
-      {.title = "Defaults: 100000 keys in a 32-bit hash (e.g. CRC-32)",
-       .request_json = R"({"item_count":100000,"hash_bits":32})"},
-      {.title = "A billion version-4 UUIDs (122 random bits)",
-       .request_json = R"({"item_count":1000000000,"hash_bits":122})"},
-      {.title = "The birthday paradox in an 8-bit space: 23 items",
-       .request_json = R"({"item_count":23,"hash_bits":8})"},
+      {.title = "Even odds in a 32-bit hash: 77,000 items",
+       .request_json = R"({"item_count":77000,"hash_bits":32})",
+       .expected_json = R"({"probability":0.5})",
+       .tolerance_pct = 1,
+       .source = "B. Yu, \"Birthday Attack\" (ben-yu.com/hash-collisions/), table \"# of hashes "
+                 "to get for 50% chance of collision\": 32 bits, output size 4.3 × 10^9, 77,000 "
+                 "hashes (the item count is rounded to two digits: 77,000 gives 0.4985)"},
+      {.title = "A million 64-bit hashes: 1 in 3.7 × 10^7",
+       .request_json = R"({"item_count":1000000,"hash_bits":64})",
+       .expected_json = R"({"collision_odds_one_in":3.7e7})",
+       .tolerance_pct = 1.5,
+       .source = "Mathematica Stack Exchange, \"Probability of 64bit Hash Code Collisions\" "
+                 "(answer: for n = 2^64, p(1,000,000) ≈ 1 out of 3.7 × 10^7), as archived in "
+                 "the NVIDIA Nemotron-CC-Math-v1 dataset (huggingface.co/datasets/nvidia/"
+                 "Nemotron-CC-Math-v1); two significant digits"},
+      {.title = "Ten thousand 64-bit hashes: 1 in 3.7 × 10^11",
+       .request_json = R"({"item_count":10000,"hash_bits":64})",
+       .expected_json = R"({"collision_odds_one_in":3.7e11})",
+       .tolerance_pct = 1.5,
+       .source = "Mathematica Stack Exchange, \"Probability of 64bit Hash Code Collisions\" "
+                 "(answer: p(10,000) ≈ 1 out of 3.7 × 10^11), as archived in the NVIDIA "
+                 "Nemotron-CC-Math-v1 dataset; two significant digits"},
   };
   return t;
 }
@@ -146,7 +185,9 @@ ComputeResult compute(const Inputs& in) {
       .set("probability_log10", std::log10(exact))
       .set("probability_approx", approx)
       .set("probability_approx_log10", std::log10(approx))
-      .set("expected_colliding_pairs", pairs);
+      .set("expected_colliding_pairs", pairs)
+      .set("expected_colliding_pairs_log10", std::log10(pairs))
+      .set("collision_odds_one_in", 1 / exact);
   return out;
 }
 

@@ -2,6 +2,8 @@
 // input design, references and worked examples: docs/tools/littles-law-concurrency.md.
 #include <stdexcept>
 
+#include "catalog/descriptor_builder.hpp"
+#include "core/decimal.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -10,12 +12,16 @@ namespace {
 using namespace catalog;
 
 constexpr double kMsPerS = 1000;
+// The smallest value of each quantity, given or computed (the inputs' minimums).
+constexpr double kMinConcurrency = 0.0001;  // requests
+constexpr double kMinThroughputRps = 0.001;
+constexpr double kMinLatencyMs = 0.001;  // 1 µs
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "littles-law-concurrency";
   t.domain = "programming-dev";
-  t.version = "1.0.0";
+  t.version = "2.0.0";
   t.name = "Little's Law: Concurrency, Throughput, Latency";
   t.description =
       "Little's law L = λ·W for a service in steady state: the average number of requests in "
@@ -23,69 +29,60 @@ ToolDescriptor descriptor() {
       "two. Choose the unknown with solve_for and give the other two.";
   t.standard = std::nullopt;
 
-  InputDescriptor solve_for;
-  solve_for.key = "solve_for";
-  solve_for.label = "Solve for";
-  solve_for.type = InputType::Enum;
-  solve_for.help =
-      "The unknown: concurrency (L = λ·W), throughput (λ = L/W) or latency (W = L/λ). The "
-      "input of the same name is then ignored; the other two are used.";
-  solve_for.options = {"concurrency", "throughput", "latency"};
-  solve_for.default_value = std::string("concurrency");
-
-  // The three quantities are optional: the one being solved for need not be sent. A missing
-  // known quantity takes its default, so the result echoes all three.
-  auto quantity = [](std::string key, std::string label, std::string unit, std::string help,
-                     double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Number;
-    in.required = false;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
   t.inputs = {
-      solve_for,
-      quantity("concurrency", "Concurrency (L)", "requests",
-               "Average number of requests in the system at once: in flight, queued or being "
-               "served (busy workers, open connections, pool slots in use). Ignored when "
-               "solve_for = concurrency.",
-               0.001, 1e9, 1, 50),
-      quantity("throughput_rps", "Throughput (λ)", "req/s",
-               "Average rate of requests completing (equal to the arrival rate in steady "
-               "state). Ignored when solve_for = throughput.",
-               0.001, 1e9, 1, 500),
-      quantity("latency_ms", "Latency (W)", "ms",
-               "Average time a request spends in the system, queueing included (mean, not a "
-               "percentile). Ignored when solve_for = latency.",
-               0.001, 86400000, 1, 100),
+      choice_input({.key = "solve_for",
+                    .label = "Solve for",
+                    .help = "The unknown: concurrency (L = λ·W), throughput (λ = L/W) or latency "
+                            "(W = L/λ). The input of the same name is then ignored; the other two "
+                            "are used. The result must stay in that quantity's range (422 "
+                            "otherwise).",
+                    .options = {"concurrency", "throughput", "latency"},
+                    .default_value = "concurrency"}),
+      // The three quantities are optional: the one being solved for need not be sent. A
+      // missing known quantity takes its default, so the result echoes all three.
+      number_input({.key = "concurrency",
+                    .label = "Concurrency (L)",
+                    .unit = "requests",
+                    .help = "Average number of requests in the system at once: in flight, "
+                            "queued or being served (busy workers, open connections, pool slots "
+                            "in use); at least 0.0001. Ignored when solve_for = concurrency.",
+                    .min = 0.0001,
+                    .max = 1e9,
+                    .step = 1,
+                    .default_value = 50,
+                    .required = false}),
+      number_input({.key = "throughput_rps",
+                    .label = "Throughput (λ)",
+                    .unit = "req/s",
+                    .help = "Average rate of requests completing (equal to the arrival rate in "
+                            "steady state); at least 0.001 req/s. Ignored when solve_for = "
+                            "throughput.",
+                    .min = 0.001,
+                    .max = 1e9,
+                    .step = 1,
+                    .default_value = 500,
+                    .required = false}),
+      number_input({.key = "latency_ms",
+                    .label = "Latency (W)",
+                    .unit = "ms",
+                    .help = "Average time a request spends in the system, queueing included "
+                            "(the mean, not a percentile); at least 0.001 ms (1 µs). Ignored when "
+                            "solve_for = latency.",
+                    .min = 0.001,
+                    .max = 86400000,
+                    .step = 1,
+                    .default_value = 100,
+                    .required = false}),
   };
-
-  auto number = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
-  };
-  OutputDescriptor solved;
-  solved.key = "solved_for";
-  solved.label = "Quantity solved for";
-  solved.type = OutputType::String;
-  solved.options = solve_for.options;
   t.outputs = {
-      solved,
-      number("concurrency", "Concurrency (L)", "requests", 3),
-      number("throughput_rps", "Throughput (λ)", "req/s", 3),
-      number("latency_ms", "Latency (W)", "ms", 3),
+      text_output({.key = "solved_for",
+                   .label = "Quantity solved for",
+                   .options = {"concurrency", "throughput", "latency"}}),
+      number_output(
+          {.key = "concurrency", .label = "Concurrency (L)", .unit = "requests", .precision = 6}),
+      number_output(
+          {.key = "throughput_rps", .label = "Throughput (λ)", .unit = "req/s", .precision = 5}),
+      number_output({.key = "latency_ms", .label = "Latency (W)", .unit = "ms", .precision = 5}),
   };
   t.references = {
       "J. D. C. Little, \"A Proof for the Queuing Formula: L = λW\", Operations Research "
@@ -96,14 +93,53 @@ ToolDescriptor descriptor() {
       "(queueing theory: Little's law for sizing concurrency)",
   };
   t.examples = {
-      {.title = "Defaults: concurrency for 500 req/s at 100 ms",
-       .request_json = R"({"solve_for":"concurrency","throughput_rps":500,"latency_ms":100})"},
-      {.title = "Database pool: connections for 2000 queries/s at 15 ms",
-       .request_json = R"({"solve_for":"concurrency","throughput_rps":2000,"latency_ms":15})"},
-      {.title = "Maximum throughput of 200 workers at 250 ms per request",
-       .request_json = R"({"solve_for":"throughput","concurrency":200,"latency_ms":250})"},
+      {.title = "M/M/2/7 queue: time in the system from L and the effective arrival rate",
+       .request_json = R"({"solve_for":"latency","concurrency":2.0711,)"
+                       R"("throughput_rps":0.0135243333333})",
+       .expected_json = R"({"latency_ms":153000})",
+       .tolerance_pct = 0.2,
+       .source = "\"System Performance Summary for poissoned\", M/M/2/7 queue report "
+                 "(slideshare.net/slideshow/pois-28144510/28144510), lines 4, 7 and 10: effective "
+                 "arrival rate 48.6876 per hour (0.0135243 req/s), L = 2.0711 customers, W = "
+                 "0.0425 hours (153,000 ms, three significant digits)"},
+      {.title = "Maximum throughput of 100,000 in-flight operations at 50 ms",
+       .request_json = R"({"solve_for":"throughput","concurrency":100000,"latency_ms":50})",
+       .expected_json = R"({"throughput_rps":2000000})",
+       .tolerance_pct = 0,
+       .source = "A. Dudarev, \"Little's Law for Server Concurrency\" (dev.dudarev.com/"
+                 "littles-law), \"Quick numeric check\": W = 50 ms and L̄ = 100,000 give "
+                 "λmax ≈ 100,000 / 0.05 = 2,000,000 req/s"},
+      {.title = "Coffee shop: 4 orders a minute, 4.5 minutes each",
+       .request_json = R"({"solve_for":"concurrency","throughput_rps":0.0666666666667,)"
+                       R"("latency_ms":270000})",
+       .expected_json = R"({"concurrency":18})",
+       .tolerance_pct = 0,
+       .source = "A. Dudarev, \"Little's Law for Server Concurrency\" (dev.dudarev.com/"
+                 "littles-law), \"Coffee Shop Example\": λ = 4 orders/min (0.0667 req/s) and "
+                 "W = 4.5 min (270,000 ms) give λ·W = 18 drinks in flight"},
   };
   return t;
+}
+
+// A result below the smallest value its quantity accepts as an input is refused rather than
+// reported: the tool's ranges are where a request-level view of a system makes sense, and
+// each output's decimals keep three significant digits over its range.
+ToolError below_range(const char* field, const char* quantity, double value, double minimum,
+                      const char* unit, const char* how) {
+  std::string msg = "the ";
+  msg += quantity;
+  msg += " these give, ";
+  msg += how;
+  msg += " = ";
+  append_shortest(msg, value);
+  msg += " ";
+  msg += unit;
+  msg += ", is below ";
+  append_shortest(msg, minimum);
+  msg += " ";
+  msg += unit;
+  msg += ", the smallest the tool works with; check the inputs and their units";
+  return ToolError{field, std::move(msg)};
 }
 
 ComputeResult compute(const Inputs& in) {
@@ -111,14 +147,24 @@ ComputeResult compute(const Inputs& in) {
   double concurrency = in.number("concurrency");
   double throughput_rps = in.number("throughput_rps");
   double latency_ms = in.number("latency_ms");
-  if (unknown == "concurrency")
+  if (unknown == "concurrency") {
     concurrency = throughput_rps * latency_ms / kMsPerS;
-  else if (unknown == "throughput")
+    if (concurrency < kMinConcurrency)
+      return below_range("throughput_rps", "concurrency", concurrency, kMinConcurrency, "requests",
+                         "throughput_rps × latency_ms / 1000");
+  } else if (unknown == "throughput") {
     throughput_rps = concurrency / (latency_ms / kMsPerS);
-  else if (unknown == "latency")
+    if (throughput_rps < kMinThroughputRps)
+      return below_range("concurrency", "throughput", throughput_rps, kMinThroughputRps, "req/s",
+                         "concurrency / (latency_ms / 1000)");
+  } else if (unknown == "latency") {
     latency_ms = concurrency / throughput_rps * kMsPerS;
-  else  // validation only lets the descriptor's options through
+    if (latency_ms < kMinLatencyMs)
+      return below_range("concurrency", "latency", latency_ms, kMinLatencyMs, "ms",
+                         "concurrency / throughput_rps × 1000");
+  } else {  // validation only lets the descriptor's options through
     throw std::logic_error("littles-law-concurrency: unknown solve_for");
+  }
   Outputs out;
   out.set("solved_for", unknown)
       .set("concurrency", concurrency)

@@ -2,7 +2,10 @@
 // worked examples: docs/tools/llm-api-cost-calculator.md. Rates come from
 // <catalog_dir>/llm-pricing.toml, loaded once here at start-up.
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "catalog/descriptor_builder.hpp"
 #include "tools/programming-dev/llm_pricing.hpp"
 #include "tools/tool_factories.hpp"
 
@@ -28,108 +31,108 @@ ToolDescriptor descriptor(const LlmPricing& pricing) {
       "pricing_as_of reports their freshness.";
   t.standard = std::nullopt;
 
-  InputDescriptor model;
-  model.key = "model";
-  model.label = "Model";
-  model.type = InputType::Enum;
-  model.required = false;
-  model.help =
-      "Provider and model whose list prices apply. Rates are US dollars per million tokens "
-      "as of " +
-      pricing.pricing_as_of + " (see pricing_as_of in the result).";
-  for (const auto& m : pricing.models) model.options.push_back(m.id);
-  model.default_value = std::string(kLlmDefaultModel);
-
-  auto integer = [](std::string key, std::string label, std::string unit, std::string help,
-                    double min, double max, double step, double def) {
-    InputDescriptor in;
-    in.key = std::move(key);
-    in.label = std::move(label);
-    in.type = InputType::Integer;
-    in.unit = std::move(unit);
-    in.help = std::move(help);
-    in.min = min;
-    in.max = max;
-    in.step = step;
-    in.default_value = def;
-    return in;
-  };
-
-  InputDescriptor cached;
-  cached.key = "cached_input_fraction";
-  cached.label = "Cached share of input tokens";
-  cached.type = InputType::Number;
-  cached.required = false;
-  cached.unit = "fraction 0..1";
-  cached.help =
-      "Share of each call's input tokens read from the provider's prompt cache (0 = none, "
-      "1 = all), e.g. a long system prompt or document reused across calls. Cache reads are "
-      "billed at the cached input rate: 90 % off for provider-a and the provider-b 5.x models, "
-      "75 % off for the 4.1 class, 50 % off for the 4o class. Cache writes are not modelled.";
-  cached.min = 0;
-  cached.max = 1;
-  cached.step = 0.05;
-  cached.default_value = 0.0;
-
-  InputDescriptor batch;
-  batch.key = "use_batch_api";
-  batch.label = "Use the batch API";
-  batch.type = InputType::Boolean;
-  batch.required = false;
-  batch.help =
-      "Submit the calls through the provider's asynchronous batch API (results within about "
-      "24 h): 50 % off both input and output rates, on top of any cache discount.";
-  batch.default_value = false;
-
+  std::vector<std::string> models;
+  for (const auto& m : pricing.models) models.push_back(m.id);
   t.inputs = {
-      model,
-      integer("input_tokens_per_call", "Input tokens per call", "tok",
-              "Prompt tokens sent per call: system prompt, context and user message, counted "
-              "by the model's tokenizer (roughly 4 characters of English text per token).",
-              1, 1000000, 100, 2000),
-      integer("output_tokens_per_call", "Output tokens per call", "tok",
-              "Tokens generated per call, including any reasoning tokens the provider bills as "
-              "output.",
-              1, 1000000, 50, 500),
-      integer("calls_per_month", "Calls per month", "",
-              "API requests per month (about 30 × daily calls).", 1, 1000000000, 1000, 100000),
-      cached,
-      batch,
+      choice_input({.key = "model",
+                    .label = "Model",
+                    .help = "Provider and model whose list prices apply. Rates are US dollars per "
+                            "million tokens as of " +
+                            pricing.pricing_as_of +
+                            " (see pricing_as_of in the result). List prices only: no long-context "
+                            "surcharges, volume discounts, free tiers or taxes.",
+                    .options = std::move(models),
+                    .default_value = std::string(kLlmDefaultModel),
+                    .required = false}),
+      integer_input({.key = "input_tokens_per_call",
+                     .label = "Input tokens per call",
+                     .unit = "tok",
+                     .help = "Prompt tokens sent per call: system prompt, context and user "
+                             "message, counted by the model's tokenizer (roughly 4 characters of "
+                             "English text per token).",
+                     .min = 1,
+                     .max = 1000000,
+                     .step = 100,
+                     .default_value = 2000}),
+      integer_input({.key = "output_tokens_per_call",
+                     .label = "Output tokens per call",
+                     .unit = "tok",
+                     .help = "Tokens generated per call, including any reasoning tokens the "
+                             "provider bills as output.",
+                     .min = 1,
+                     .max = 1000000,
+                     .step = 50,
+                     .default_value = 500}),
+      integer_input({.key = "calls_per_month",
+                     .label = "Calls per month",
+                     .unit = "",
+                     .help = "API requests per month (about 30 × daily calls).",
+                     .min = 1,
+                     .max = 1000000000,
+                     .step = 1000,
+                     .default_value = 100000}),
+      number_input({.key = "cached_input_fraction",
+                    .label = "Cached share of input tokens",
+                    .unit = "fraction 0..1",
+                    .help = "Share of each call's input tokens read from the provider's prompt "
+                            "cache (0 = none, 1 = all), e.g. a long system prompt or document "
+                            "reused across calls. Cache reads are billed at the cached input "
+                            "rate: 90 % off for provider-a and the provider-b 5.x models, 75 % "
+                            "off for the 4.1 class, 50 % off for the 4o class. Cache writes are "
+                            "not modelled.",
+                    .min = 0,
+                    .max = 1,
+                    .step = 0.05,
+                    .default_value = 0,
+                    .required = false}),
+      flag_input({.key = "use_batch_api",
+                  .label = "Use the batch API",
+                  .help = "Submit the calls through the provider's asynchronous batch API "
+                          "(results within about 24 h): 50 % off both input and output rates, on "
+                          "top of any cache discount.",
+                  .default_value = false,
+                  .required = false}),
   };
-
-  auto text = [](std::string key, std::string label) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::String;
-    return o;
-  };
-  auto number = [](std::string key, std::string label, std::string unit, int precision) {
-    OutputDescriptor o;
-    o.key = std::move(key);
-    o.label = std::move(label);
-    o.type = OutputType::Number;
-    o.unit = std::move(unit);
-    o.precision = precision;
-    return o;
-  };
-  OutputDescriptor provider = text("provider", "Provider");
-  provider.options.assign(kLlmProviders.begin(), kLlmProviders.end());
   t.outputs = {
-      text("model_name", "Model"),
-      provider,
-      number("monthly_cost_usd", "Monthly cost", "$", 2),
-      number("cost_per_call_usd", "Cost per call", "$", 5),
-      number("input_cost_monthly_usd", "Monthly input-token cost", "$", 2),
-      number("output_cost_monthly_usd", "Monthly output-token cost", "$", 2),
+      text_output({.key = "model_name", .label = "Model"}),
+      text_output(
+          {.key = "provider",
+           .label = "Provider",
+           .options = std::vector<std::string>(kLlmProviders.begin(), kLlmProviders.end())}),
+      number_output(
+          {.key = "monthly_cost_usd", .label = "Monthly cost", .unit = "$", .precision = 2}),
+      number_output(
+          {.key = "cost_per_call_usd", .label = "Cost per call", .unit = "$", .precision = 5}),
+      number_output({.key = "input_cost_monthly_usd",
+                     .label = "Monthly input-token cost",
+                     .unit = "$",
+                     .precision = 2}),
+      number_output({.key = "output_cost_monthly_usd",
+                     .label = "Monthly output-token cost",
+                     .unit = "$",
+                     .precision = 2}),
       // Units as the spec writes them, notes included (docs: "Units").
-      number("monthly_cost_no_optim_usd", "Monthly cost without cache or batch",
-             "$ (cost without cache or batch)", 2),
-      number("cache_savings_usd", "Monthly savings from prompt caching", "$ per month", 2),
-      number("batch_savings_usd", "Monthly savings from the batch API", "$ per month", 2),
-      number("effective_input_rate_per_mtok", "Effective input rate", "$/Mtok", 3),
-      number("effective_output_rate_per_mtok", "Effective output rate", "$/Mtok", 3),
-      text("pricing_as_of", "Rates as of"),
+      number_output({.key = "monthly_cost_no_optim_usd",
+                     .label = "Monthly cost without cache or batch",
+                     .unit = "$ (cost without cache or batch)",
+                     .precision = 2}),
+      number_output({.key = "cache_savings_usd",
+                     .label = "Monthly savings from prompt caching",
+                     .unit = "$ per month",
+                     .precision = 2}),
+      number_output({.key = "batch_savings_usd",
+                     .label = "Monthly savings from the batch API",
+                     .unit = "$ per month",
+                     .precision = 2}),
+      number_output({.key = "effective_input_rate_per_mtok",
+                     .label = "Effective input rate",
+                     .unit = "$/Mtok",
+                     .precision = 3}),
+      number_output({.key = "effective_output_rate_per_mtok",
+                     .label = "Effective output rate",
+                     .unit = "$/Mtok",
+                     .precision = 3}),
+      text_output({.key = "pricing_as_of", .label = "Rates as of"}),
   };
   t.references = {
       "provider-a public API pricing page: per-model input, output and prompt-cache read rates "
@@ -143,18 +146,44 @@ ToolDescriptor descriptor(const LlmPricing& pricing) {
       "4.1, 50 % 4o)",
       "provider-b Batch API guide: 50 % lower cost on input and output, results within 24 h",
   };
+  // Each vector is one million input and one million output tokens in a single call, so the
+  // two monthly amounts are the per-Mtok rates the provider's price page prints.
   t.examples = {
-      {.title = "Defaults: Model B 4.6, 2000 input and 500 output tokens, 100000 calls a month",
-       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
-                       R"("output_tokens_per_call":500,"calls_per_month":100000})"},
-      {.title = "Half the prompt cached, through the batch API",
-       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":2000,)"
-                       R"("output_tokens_per_call":500,"calls_per_month":100000,)"
-                       R"("cached_input_fraction":0.5,"use_batch_api":true})"},
-      {.title = "Small model for a high-volume classifier",
-       .request_json =
-           R"({"model":"provider-b/model-4o-mini","input_tokens_per_call":1500,)"
-           R"("output_tokens_per_call":300,"calls_per_month":250000,"cached_input_fraction":0.4})"},
+      {.title = "Model B 4.6 list rates: 1 Mtok in, 1 Mtok out",
+       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":1000000,)"
+                       R"("output_tokens_per_call":1000000,"calls_per_month":1})",
+       .expected_json = R"({"input_cost_monthly_usd":3,"output_cost_monthly_usd":15})",
+       .tolerance_pct = 0,
+       .source = "provider-a's API pricing page, platform.claude.com/docs/en/docs/about-claude/"
+                 "pricing, model table, row \"Claude Sonnet 4.6\" (the catalog's Model B 4.6): "
+                 "base input tokens $3 / MTok, output tokens $15 / MTok"},
+      {.title = "Model C 4.5, all input from the prompt cache: 1 Mtok in, 1 Mtok out",
+       .request_json = R"({"model":"provider-a/model-c-4.5","input_tokens_per_call":1000000,)"
+                       R"("output_tokens_per_call":1000000,"calls_per_month":1,)"
+                       R"("cached_input_fraction":1})",
+       .expected_json = R"({"input_cost_monthly_usd":0.1,"output_cost_monthly_usd":5})",
+       .tolerance_pct = 0,
+       .source = "provider-a's API pricing page, platform.claude.com/docs/en/docs/about-claude/"
+                 "pricing, model table, row \"Claude Haiku 4.5\" (the catalog's Model C 4.5): "
+                 "cache hits & refreshes $0.10 / MTok, output tokens $5 / MTok"},
+      {.title = "Model B 4.6 through the batch API: 1 Mtok in, 1 Mtok out",
+       .request_json = R"({"model":"provider-a/model-b-4.6","input_tokens_per_call":1000000,)"
+                       R"("output_tokens_per_call":1000000,"calls_per_month":1,)"
+                       R"("use_batch_api":true})",
+       .expected_json = R"({"input_cost_monthly_usd":1.5,"output_cost_monthly_usd":7.5})",
+       .tolerance_pct = 0,
+       .source = "NeverPayTwice, \"Claude Batch API: half price, if you can wait\" "
+                 "(dev.to/neverpaytwice/claude-batch-api-half-price-if-you-can-wait-ecg), batch "
+                 "price table quoted from provider-a's batch processing page: Claude Sonnet 4.6 "
+                 "$3 / $15 standard, $1.50 / $7.50 batch (input / output per million tokens)"},
+      {.title = "Model A 4.7 list rates: 1 Mtok in, 1 Mtok out",
+       .request_json = R"({"model":"provider-a/model-a-4.7","input_tokens_per_call":1000000,)"
+                       R"("output_tokens_per_call":1000000,"calls_per_month":1})",
+       .expected_json = R"({"input_cost_monthly_usd":5,"output_cost_monthly_usd":25})",
+       .tolerance_pct = 0,
+       .source = "provider-a's API pricing page, platform.claude.com/docs/en/about-claude/"
+                 "pricing, model table, row \"Claude Opus 4.7\" (the catalog's Model A 4.7): "
+                 "base input tokens $5 / MTok, output tokens $25 / MTok"},
   };
   return t;
 }

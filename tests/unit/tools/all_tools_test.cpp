@@ -47,17 +47,7 @@ const std::set<std::string> kContractPrecision = {"mcu-deep-sleep-battery",
                                                   "llm-api-cost-calculator", "pcb-trace-width"};
 
 // Tools still being brought to these rules (issue work in progress); this list only shrinks.
-const std::set<std::string> kVectorsPending = {"pcb-trace-width",
-                                               "llm-api-cost-calculator",
-                                               "via-current-capacity",
-                                               "microstrip-impedance",
-                                               "trace-resistance",
-                                               "data-transfer-time",
-                                               "hash-collision-probability",
-                                               "littles-law-concurrency"};
-const std::set<std::string> kDigitsPending = {
-    "via-current-capacity", "microstrip-impedance",       "trace-resistance",
-    "data-transfer-time",   "hash-collision-probability", "littles-law-concurrency"};
+const std::set<std::string> kVectorsPending = {"pcb-trace-width", "via-current-capacity"};
 
 class EveryTool : public testing::TestWithParam<size_t> {
  protected:
@@ -232,7 +222,6 @@ std::string random_body(const catalog::ToolDescriptor& d, std::mt19937_64& rng) 
 TEST_P(EveryTool, NoInBoundsResultIsHiddenByRounding) {
   const auto& d = tool().descriptor;
   if (kContractPrecision.count(d.slug)) GTEST_SKIP() << "precisions fixed by the API contract";
-  if (kDigitsPending.count(d.slug)) GTEST_SKIP() << "pending";
   std::mt19937_64 rng(20261123);
   int reported = 0;
   for (int sample = 0; sample < 4000 && reported < 5; ++sample) {

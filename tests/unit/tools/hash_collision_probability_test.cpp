@@ -39,116 +39,97 @@ TEST(HashCollisionProbability, Descriptor) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "hash-collision-probability");
   EXPECT_EQ(d.domain, "programming-dev");
-  EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
-  EXPECT_FALSE(d.description.empty());
+  EXPECT_EQ(d.version, "1.1.0");
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/programming-dev/hash-collision-probability");
-  EXPECT_GE(d.references.size(), 3u);
-  EXPECT_FALSE(d.examples.empty());
-
-  ASSERT_EQ(d.inputs.size(), 2u);
-  EXPECT_EQ(d.inputs[0].key, "item_count");
-  EXPECT_EQ(d.inputs[0].type, InputType::Integer);
-  EXPECT_TRUE(d.inputs[0].required);
-  EXPECT_EQ(d.inputs[0].unit, "");
-  EXPECT_EQ(d.inputs[0].min, 2);
-  EXPECT_EQ(d.inputs[0].max, 1e15);
-  EXPECT_EQ(d.inputs[0].step, 1);
-  EXPECT_EQ(std::get<double>(d.inputs[0].default_value), 100000);
-  EXPECT_EQ(d.inputs[1].key, "hash_bits");
-  EXPECT_EQ(d.inputs[1].type, InputType::Integer);
-  EXPECT_TRUE(d.inputs[1].required);
-  EXPECT_EQ(d.inputs[1].unit, "bit");
-  EXPECT_EQ(d.inputs[1].min, 1);
-  EXPECT_EQ(d.inputs[1].max, 512);
-  EXPECT_EQ(d.inputs[1].step, 1);
-  EXPECT_EQ(std::get<double>(d.inputs[1].default_value), 32);
-  for (const auto& in : d.inputs) {
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-
-  struct Out {
-    const char* key;
-    int precision;
-  };
-  const std::vector<Out> outs = {
-      {"probability", 6},
-      {"probability_log10", 3},
-      {"probability_approx", 6},
-      {"probability_approx_log10", 3},
-      {"expected_colliding_pairs", 6},
-  };
-  ASSERT_EQ(d.outputs.size(), outs.size());
-  for (size_t i = 0; i < outs.size(); ++i) {
-    SCOPED_TRACE(outs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, "");
-    EXPECT_EQ(d.outputs[i].precision, outs[i].precision);
-    EXPECT_FALSE(d.outputs[i].label.empty());
-  }
+  tool_test::expect_inputs(d, {
+                                  {"item_count", InputType::Integer, "", 2, 1e15, 1, 100000.0},
+                                  {"hash_bits", InputType::Integer, "bit", 1, 512, 1, 32.0},
+                              });
+  tool_test::expect_outputs(d, {
+                                   {"probability", OutputType::Number, "", 6},
+                                   {"probability_log10", OutputType::Number, "", 3},
+                                   {"probability_approx", OutputType::Number, "", 6},
+                                   {"probability_approx_log10", OutputType::Number, "", 3},
+                                   {"expected_colliding_pairs", OutputType::Number, "", 6},
+                                   {"expected_colliding_pairs_log10", OutputType::Number, "", 3},
+                                   {"collision_odds_one_in", OutputType::Number, "", 2},
+                               });
+  // Each small or near-zero value has an output that carries it.
+  EXPECT_EQ(d.outputs[0].small_values_in, "collision_odds_one_in");
+  EXPECT_EQ(d.outputs[1].small_values_in, "probability");
+  EXPECT_EQ(d.outputs[2].small_values_in, "probability_approx_log10");
+  EXPECT_EQ(d.outputs[3].small_values_in, "probability_approx");
+  EXPECT_EQ(d.outputs[4].small_values_in, "expected_colliding_pairs_log10");
+  EXPECT_EQ(d.outputs[5].small_values_in, "expected_colliding_pairs");
 }
 
-TEST(HashCollisionProbability, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+// 10^15 version-4 UUIDs: 9.4·10^−8 expected colliding pairs, which printed 0.000000 at six
+// decimals. Its log10 now carries it.
+TEST(HashCollisionProbability, ExpectedPairsForAQuadrillionUuidsAreNotHiddenByRounding) {
+  const std::string result = run_tool(tool(), body(1e15, 122));
+  EXPECT_EQ(tool_test::result_field(result, "expected_colliding_pairs"), "0.000000");
+  EXPECT_EQ(tool_test::result_field(result, "expected_colliding_pairs_log10"), "-7.027");
 }
 
 struct WorkedExample {
   const char* name;
   std::string body;
-  // P, log10 P, P approx, log10 P approx, expected pairs
+  // P, log10 P, P approx, log10 P approx, expected pairs, log10 pairs, 1 in N
   std::vector<std::string> expected;
 };
 
-// The "Worked examples" table of docs/tools/hash-collision-probability.md, row by row.
+// The "Worked examples" table of docs/tools/hash-collision-probability.md, row by row. The odds
+// of rows 3 and 4 are 1/P to double precision: 2^512 exactly for row 4.
 TEST(HashCollisionProbability, WorkedExamplesFromDocPage) {
+  const std::string kOdds3 = "2681561585988522" + std::string(109, '0') + ".00";
+  const std::string kOdds4 = "13407807929942597" + std::string(138, '0') + ".00";
   const std::vector<WorkedExample> rows = {
-      {"1 defaults", body(100000, 32), {"0.687812", "-0.163", "0.687809", "-0.163", "1.164142"}},
+      {"1 defaults",
+       body(100000, 32),
+       {"0.687812", "-0.163", "0.687809", "-0.163", "1.164142", "0.066", "1.45"}},
       {"2 every input at its minimum",
        body(2, 1),
-       {"0.500000", "-0.301", "0.393469", "-0.405", "0.500000"}},
+       {"0.500000", "-0.301", "0.393469", "-0.405", "0.500000", "-0.301", "2.00"}},
       {"3 every input at its maximum",
        body(1e15, 512),
-       {"0.000000", "-124.428", "0.000000", "-124.428", "0.000000"}},
+       {"0.000000", "-124.428", "0.000000", "-124.428", "0.000000", "-124.428", kOdds3}},
       {"4 smallest probability",
        body(2, 512),
-       {"0.000000", "-154.127", "0.000000", "-154.127", "0.000000"}},
+       {"0.000000", "-154.127", "0.000000", "-154.127", "0.000000", "-154.127", kOdds4}},
       {"5 N = M (16 items, 4 bits)",
        body(16, 4),
-       {"0.999999", "0.000", "0.999447", "0.000", "7.500000"}},
+       {"0.999999", "0.000", "0.999447", "0.000", "7.500000", "0.875", "1.00"}},
       {"6 N = M + 1: pigeonhole",
        body(17, 4),
-       {"1.000000", "0.000", "0.999797", "0.000", "8.500000"}},
-      {"7 N > M", body(3, 1), {"1.000000", "0.000", "0.776870", "-0.110", "1.500000"}},
+       {"1.000000", "0.000", "0.999797", "0.000", "8.500000", "0.929", "1.00"}},
+      {"7 N > M",
+       body(3, 1),
+       {"1.000000", "0.000", "0.776870", "-0.110", "1.500000", "0.176", "1.00"}},
       {"8 birthday paradox, 8 bits",
        body(23, 8),
-       {"0.638892", "-0.195", "0.627784", "-0.202", "0.988281"}},
+       {"0.638892", "-0.195", "0.627784", "-0.202", "0.988281", "-0.005", "1.57"}},
       {"9 last term-by-term N",
        body(1000, 20),
-       {"0.379054", "-0.421", "0.378960", "-0.421", "0.476360"}},
+       {"0.379054", "-0.421", "0.378960", "-0.421", "0.476360", "-0.322", "2.64"}},
       {"10 first Stirling N",
        body(1001, 20),
-       {"0.379647", "-0.421", "0.379552", "-0.421", "0.477314"}},
+       {"0.379647", "-0.421", "0.379552", "-0.421", "0.477314", "-0.321", "2.63"}},
       {"11 about 50 %, 32 bits",
        body(77163, 32),
-       {"0.500000", "-0.301", "0.499998", "-0.301", "0.693143"}},
+       {"0.500000", "-0.301", "0.499998", "-0.301", "0.693143", "-0.159", "2.00"}},
       {"12 a billion UUIDv4",
        body(1e9, 122),
-       {"0.000000", "-19.027", "0.000000", "-19.027", "0.000000"}},
+       {"0.000000", "-19.027", "0.000000", "-19.027", "0.000000", "-19.027",
+        "10633823976913150000.00"}},
       {"13 a million 64-bit hashes",
        body(1e6, 64),
-       {"0.000000", "-7.567", "0.000000", "-7.567", "0.000000"}},
+       {"0.000000", "-7.567", "0.000000", "-7.567", "0.000000", "-7.567", "36893525.54"}},
       {"14 2^32 + 1 items in 32 bits",
        body(4294967297, 32),
-       {"1.000000", "0.000", "1.000000", "0.000", "2147483648.500000"}},
+       {"1.000000", "0.000", "1.000000", "0.000", "2147483648.500000", "9.332", "1.00"}},
       {"15 beyond the exponent limit",
        body(100000, 20),
-       {"1.000000", "0.000", "1.000000", "0.000", "4768.323898"}},
+       {"1.000000", "0.000", "1.000000", "0.000", "4768.323898", "3.678", "1.00"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
@@ -232,6 +213,9 @@ TEST(HashCollisionProbability, PropertiesOverRandomValidInputs) {
     // probability is never below the approximation (allow for rounding).
     ASSERT_GE(p, pa * (1 - 1e-12)) << items << " items, " << bits << " bits";
     ASSERT_NEAR(out.number("probability_log10"), std::log10(p), 1e-12);
+    ASSERT_NEAR(out.number("collision_odds_one_in") * p, 1, 1e-12);
+    ASSERT_NEAR(out.number("expected_colliding_pairs_log10"),
+                std::log10(out.number("expected_colliding_pairs")), 1e-12);
     ASSERT_NEAR(out.number("expected_colliding_pairs"),
                 items * (items - 1) / 2 / std::ldexp(1.0, static_cast<int>(bits)),
                 1e-12 * out.number("expected_colliding_pairs"));

@@ -1,6 +1,6 @@
-// littles-law-concurrency: descriptor, the worked examples of
+// littles-law-concurrency: the descriptor table, the worked examples of
 // docs/tools/littles-law-concurrency.md (expected texts copied from that page), the optional
-// quantities, and properties over random valid inputs. The tool has no 422 condition.
+// quantities, the 422s for results below their range, and properties over random valid inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,60 +40,35 @@ TEST(LittlesLawConcurrency, Descriptor) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "littles-law-concurrency");
   EXPECT_EQ(d.domain, "programming-dev");
-  EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
-  EXPECT_FALSE(d.description.empty());
+  EXPECT_EQ(d.version, "2.0.0");
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/programming-dev/littles-law-concurrency");
-  EXPECT_GE(d.references.size(), 2u);
-  EXPECT_FALSE(d.examples.empty());
+  // The three quantities are optional: the unknown need not be sent.
+  tool_test::expect_inputs(
+      d, {
+             {.key = "solve_for",
+              .type = InputType::Enum,
+              .unit = std::nullopt,
+              .default_value = std::string("concurrency"),
+              .options = {"concurrency", "throughput", "latency"}},
+             {"concurrency", InputType::Number, "requests", 0.0001, 1e9, 1, 50.0, false},
+             {"throughput_rps", InputType::Number, "req/s", 0.001, 1e9, 1, 500.0, false},
+             {"latency_ms", InputType::Number, "ms", 0.001, 86400000, 1, 100.0, false},
+         });
+  tool_test::expect_outputs(d, {
+                                   {.key = "solved_for",
+                                    .type = OutputType::String,
+                                    .unit = std::nullopt,
+                                    .options = {"concurrency", "throughput", "latency"}},
+                                   {"concurrency", OutputType::Number, "requests", 6},
+                                   {"throughput_rps", OutputType::Number, "req/s", 5},
+                                   {"latency_ms", OutputType::Number, "ms", 5},
+                               });
+}
 
-  ASSERT_EQ(d.inputs.size(), 4u);
-  const auto& solve_for = d.inputs[0];
-  EXPECT_EQ(solve_for.key, "solve_for");
-  EXPECT_EQ(solve_for.type, InputType::Enum);
-  EXPECT_TRUE(solve_for.required);
-  EXPECT_FALSE(solve_for.unit.has_value());
-  EXPECT_EQ(solve_for.options, (std::vector<std::string>{"concurrency", "throughput", "latency"}));
-  EXPECT_EQ(std::get<std::string>(solve_for.default_value), "concurrency");
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> quantities = {
-      {"concurrency", "requests", 0.001, 1e9, 1, 50},
-      {"throughput_rps", "req/s", 0.001, 1e9, 1, 500},
-      {"latency_ms", "ms", 0.001, 86400000, 1, 100},
-  };
-  for (size_t i = 0; i < quantities.size(); ++i) {
-    const auto& in = d.inputs[i + 1];
-    SCOPED_TRACE(quantities[i].key);
-    EXPECT_EQ(in.key, quantities[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_FALSE(in.required);  // the unknown need not be sent
-    EXPECT_EQ(in.unit, quantities[i].unit);
-    EXPECT_EQ(in.min, quantities[i].min);
-    EXPECT_EQ(in.max, quantities[i].max);
-    EXPECT_EQ(in.step, quantities[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), quantities[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-
-  ASSERT_EQ(d.outputs.size(), 4u);
-  EXPECT_EQ(d.outputs[0].key, "solved_for");
-  EXPECT_EQ(d.outputs[0].type, OutputType::String);
-  EXPECT_EQ(d.outputs[0].options, solve_for.options);
-  const std::vector<std::pair<const char*, const char*>> numbers = {
-      {"concurrency", "requests"}, {"throughput_rps", "req/s"}, {"latency_ms", "ms"}};
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    SCOPED_TRACE(numbers[i].first);
-    EXPECT_EQ(d.outputs[i + 1].key, numbers[i].first);
-    EXPECT_EQ(d.outputs[i + 1].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i + 1].unit, numbers[i].second);
-    EXPECT_EQ(d.outputs[i + 1].precision, 3);
-  }
+// 3 req/s at 0.1 ms keeps 0.0003 requests in flight: at three decimals that printed 0.000.
+TEST(LittlesLawConcurrency, SmallConcurrencyIsNotHiddenByRounding) {
+  EXPECT_EQ(run_tool(tool(), body("concurrency", 1, 3, 0.1)),
+            expected_result(tool(), {"concurrency", "0.000300", "3.00000", "0.10000"}));
 }
 
 TEST(LittlesLawConcurrency, SolveForRendersAsRequiredAndQuantitiesAsOptional) {
@@ -104,13 +79,6 @@ TEST(LittlesLawConcurrency, SolveForRendersAsRequiredAndQuantitiesAsOptional) {
   EXPECT_NE(record.find(R"x({"key":"latency_ms","label":"Latency (W)","unit":"ms",)x"),
             std::string::npos)
       << record;
-}
-
-TEST(LittlesLawConcurrency, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
 }
 
 struct WorkedExample {
@@ -125,31 +93,34 @@ TEST(LittlesLawConcurrency, WorkedExamplesFromDocPage) {
   const std::vector<WorkedExample> rows = {
       {"1 defaults",
        body("concurrency", 50, 500, 100),
-       {"concurrency", "50.000", "500.000", "100.000"}},
+       {"concurrency", "50.000000", "500.00000", "100.00000"}},
       {"2 defaults, solve throughput",
        body("throughput", 50, 500, 100),
-       {"throughput", "50.000", "500.000", "100.000"}},
+       {"throughput", "50.000000", "500.00000", "100.00000"}},
       {"3 defaults, solve latency",
        body("latency", 50, 500, 100),
-       {"latency", "50.000", "500.000", "100.000"}},
-      {"4 every number at its minimum",
-       body("concurrency", 0.001, 0.001, 0.001),
-       {"concurrency", "0.000", "0.001", "0.001"}},
+       {"latency", "50.000000", "500.00000", "100.00000"}},
+      {"4 the smallest concurrency, 0.1 req/s at 1 ms",
+       body("concurrency", 1, 0.1, 1),
+       {"concurrency", "0.000100", "0.10000", "1.00000"}},
       {"5 every number at its maximum",
        body("concurrency", 1e9, 1e9, 86400000),
-       {"concurrency", "86400000000000.000", "1000000000.000", "86400000.000"}},
+       {"concurrency", "86400000000000.000000", "1000000000.00000", "86400000.00000"}},
       {"6 largest throughput",
        body("throughput", 1e9, 1e9, 0.001),
-       {"throughput", "1000000000.000", "1000000000000000.000", "0.001"}},
+       {"throughput", "1000000000.000000", "1000000000000000.00000", "0.00100"}},
       {"7 database pool",
        body("concurrency", 50, 2000, 15),
-       {"concurrency", "30.000", "2000.000", "15.000"}},
+       {"concurrency", "30.000000", "2000.00000", "15.00000"}},
       {"8 200 workers at 250 ms",
        body("throughput", 200, 500, 250),
-       {"throughput", "200.000", "800.000", "250.000"}},
+       {"throughput", "200.000000", "800.00000", "250.00000"}},
       {"9 latency of 64 in flight at 1280 req/s",
        body("latency", 64, 1280, 100),
-       {"latency", "64.000", "1280.000", "50.000"}},
+       {"latency", "64.000000", "1280.00000", "50.00000"}},
+      {"10 3 req/s at 0.1 ms",
+       body("concurrency", 1, 3, 0.1),
+       {"concurrency", "0.000300", "3.00000", "0.10000"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
@@ -160,14 +131,29 @@ TEST(LittlesLawConcurrency, WorkedExamplesFromDocPage) {
 TEST(LittlesLawConcurrency, TheUnknownNeedNotBeSentAndIsIgnoredWhenSent) {
   EXPECT_EQ(
       run_tool(tool(), R"({"solve_for":"concurrency","throughput_rps":2000,"latency_ms":15})"),
-      expected_result(tool(), {"concurrency", "30.000", "2000.000", "15.000"}));
+      expected_result(tool(), {"concurrency", "30.000000", "2000.00000", "15.00000"}));
   EXPECT_EQ(run_tool(tool(), R"({"solve_for":"throughput","concurrency":200,"latency_ms":250})"),
-            expected_result(tool(), {"throughput", "200.000", "800.000", "250.000"}));
+            expected_result(tool(), {"throughput", "200.000000", "800.00000", "250.00000"}));
   EXPECT_EQ(run_tool(tool(), body("throughput", 200, 123456, 250)),
-            expected_result(tool(), {"throughput", "200.000", "800.000", "250.000"}));
+            expected_result(tool(), {"throughput", "200.000000", "800.00000", "250.00000"}));
   // A known quantity left out takes its default, and the result shows it.
   EXPECT_EQ(run_tool(tool(), R"({"solve_for":"latency","concurrency":100})"),
-            expected_result(tool(), {"latency", "100.000", "500.000", "200.000"}));
+            expected_result(tool(), {"latency", "100.000000", "500.00000", "200.00000"}));
+}
+
+TEST(LittlesLawConcurrency, ResultBelowItsQuantitysRangeIs422) {  // doc rows 11–13
+  EXPECT_EQ(run_tool(tool(), body("concurrency", 1, 1, 0.01)),
+            "422:throughput_rps:the concurrency these give, throughput_rps × latency_ms / 1000 "
+            "= 0.00001 requests, is below 0.0001 requests, the smallest the tool works with; "
+            "check the inputs and their units");
+  EXPECT_EQ(run_tool(tool(), body("throughput", 0.0001, 1, 1000)),
+            "422:concurrency:the throughput these give, concurrency / (latency_ms / 1000) = "
+            "0.0001 req/s, is below 0.001 req/s, the smallest the tool works with; check the "
+            "inputs and their units");
+  EXPECT_EQ(run_tool(tool(), body("latency", 0.0001, 1000, 1)),
+            "422:concurrency:the latency these give, concurrency / throughput_rps × 1000 = "
+            "0.0001 ms, is below 0.001 ms, the smallest the tool works with; check the inputs "
+            "and their units");
 }
 
 TEST(LittlesLawConcurrency, InvalidInputsAreRejectedBeforeCompute) {
@@ -192,6 +178,18 @@ TEST(LittlesLawConcurrency, PropertiesOverRandomValidInputs) {
     const double w = tool_test::draw_number(d.inputs[3], rng);
     const char* mode = modes[draw % 3];
     const auto result = compute_body(tool(), body(mode, l, lambda, w));
+    if (const auto* error = std::get_if<catalog::ToolError>(&result)) {
+      // Only a result below its quantity's range is refused.
+      if (mode == modes[0]) {
+        ASSERT_LT(lambda * w / 1000, 0.0001);
+      } else if (mode == modes[1]) {
+        ASSERT_LT(l / (w / 1000), 0.001);
+      } else {
+        ASSERT_LT(l / lambda * 1000, 0.001);
+      }
+      ASSERT_FALSE(error->field.empty());
+      continue;
+    }
     const auto& out = std::get<catalog::Outputs>(result);
     for (const auto& o : d.outputs) {
       if (o.type == OutputType::Number) {
@@ -214,7 +212,7 @@ TEST(LittlesLawConcurrency, PropertiesOverRandomValidInputs) {
       ASSERT_EQ(W, w);
     }
     // Round trip: solving back for the latency recovers it (when L and λ are valid inputs).
-    if (L >= 0.001 && L <= 1e9 && lam >= 0.001 && lam <= 1e9) {
+    if (L >= 0.0001 && L <= 1e9 && lam >= 0.001 && lam <= 1e9 && W >= 0.0011) {
       const auto back = compute_body(tool(), body("latency", L, lam, 1));
       ASSERT_NEAR(std::get<catalog::Outputs>(back).number("latency_ms"), W, 1e-12 * W);
     }

@@ -57,108 +57,47 @@ TEST(LlmApiCostCalculator, DescriptorMatchesSpec) {
   EXPECT_EQ(d.version, "1.0.0");
   EXPECT_EQ(d.name, "LLM API Cost Calculator");
   EXPECT_FALSE(d.standard.has_value());
-  EXPECT_EQ(d.endpoint(), "/v1/programming-dev/llm-api-cost-calculator");
-  EXPECT_FALSE(d.description.empty());
-  EXPECT_FALSE(d.references.empty());
-  EXPECT_FALSE(d.examples.empty());
-
-  ASSERT_EQ(d.inputs.size(), 6u);
-  const auto& model = d.inputs[0];
-  EXPECT_EQ(model.key, "model");
-  EXPECT_EQ(model.type, InputType::Enum);
-  EXPECT_FALSE(model.required);
-  EXPECT_FALSE(model.unit.has_value());
-  EXPECT_FALSE(model.min || model.max || model.step);
-  EXPECT_EQ(std::get<std::string>(model.default_value), "provider-a/model-b-4.6");
-  const std::vector<std::string> options = {
-      "provider-a/model-a-4.7",    "provider-a/model-b-4.6",    "provider-a/model-c-4.5",
-      "provider-b/model-5.5",      "provider-b/model-5.4",      "provider-b/model-5.4-mini",
-      "provider-b/model-5.4-nano", "provider-b/model-5",        "provider-b/model-5-mini",
-      "provider-b/model-4.1",      "provider-b/model-4.1-mini", "provider-b/model-4o-mini"};
-  EXPECT_EQ(model.options, options);
-
-  struct Numeric {
-    const char* key;
-    InputType type;
-    bool required;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<Numeric> numeric = {
-      {"input_tokens_per_call", InputType::Integer, true, "tok", 1, 1000000, 100, 2000},
-      {"output_tokens_per_call", InputType::Integer, true, "tok", 1, 1000000, 50, 500},
-      {"calls_per_month", InputType::Integer, true, "", 1, 1000000000, 1000, 100000},
-      {"cached_input_fraction", InputType::Number, false, "fraction 0..1", 0, 1, 0.05, 0},
-  };
-  for (size_t i = 0; i < numeric.size(); ++i) {
-    const auto& in = d.inputs[i + 1];
-    const auto& want = numeric[i];
-    SCOPED_TRACE(want.key);
-    EXPECT_EQ(in.key, want.key);
-    EXPECT_EQ(in.type, want.type);
-    EXPECT_EQ(in.required, want.required);
-    ASSERT_TRUE(in.unit.has_value());
-    EXPECT_EQ(*in.unit, want.unit);
-    EXPECT_EQ(in.min, want.min);
-    EXPECT_EQ(in.max, want.max);
-    EXPECT_EQ(in.step, want.step);
-    EXPECT_EQ(std::get<double>(in.default_value), want.def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-  const auto& batch = d.inputs[5];
-  EXPECT_EQ(batch.key, "use_batch_api");
-  EXPECT_EQ(batch.type, InputType::Boolean);
-  EXPECT_FALSE(batch.required);
-  EXPECT_FALSE(batch.unit.has_value());
-  EXPECT_FALSE(batch.min || batch.max || batch.step);
-  EXPECT_EQ(std::get<bool>(batch.default_value), false);
-
-  struct Out {
-    const char* key;
-    OutputType type;
-    const char* unit;  // nullptr: absent
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"model_name", OutputType::String, nullptr, 0},
-      {"provider", OutputType::String, nullptr, 0},
-      {"monthly_cost_usd", OutputType::Number, "$", 2},
-      {"cost_per_call_usd", OutputType::Number, "$", 5},
-      {"input_cost_monthly_usd", OutputType::Number, "$", 2},
-      {"output_cost_monthly_usd", OutputType::Number, "$", 2},
-      {"monthly_cost_no_optim_usd", OutputType::Number, "$ (cost without cache or batch)", 2},
-      {"cache_savings_usd", OutputType::Number, "$ per month", 2},
-      {"batch_savings_usd", OutputType::Number, "$ per month", 2},
-      {"effective_input_rate_per_mtok", OutputType::Number, "$/Mtok", 3},
-      {"effective_output_rate_per_mtok", OutputType::Number, "$/Mtok", 3},
-      {"pricing_as_of", OutputType::String, nullptr, 0},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const auto& out = d.outputs[i];
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(out.key, outputs[i].key);
-    EXPECT_EQ(out.type, outputs[i].type);
-    if (outputs[i].unit == nullptr) {
-      EXPECT_FALSE(out.unit.has_value());
-    } else {
-      EXPECT_EQ(out.unit, std::optional<std::string>(outputs[i].unit));
-    }
-    if (out.type == OutputType::Number) {
-      EXPECT_EQ(out.precision, outputs[i].precision);
-    }
-    EXPECT_FALSE(out.label.empty());
-  }
-  EXPECT_EQ(d.outputs[1].options, (std::vector<std::string>{"provider-a", "provider-b"}));
-}
-
-TEST(LlmApiCostCalculator, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    const std::string result = run_tool(tool(), ex.request_json);
-    EXPECT_EQ(result.front(), '{') << result;
-  }
+  tool_test::expect_inputs(
+      d, {
+             {.key = "model",
+              .type = InputType::Enum,
+              .unit = std::nullopt,
+              .default_value = std::string("provider-a/model-b-4.6"),
+              .required = false,
+              .options = {"provider-a/model-a-4.7", "provider-a/model-b-4.6",
+                          "provider-a/model-c-4.5", "provider-b/model-5.5", "provider-b/model-5.4",
+                          "provider-b/model-5.4-mini", "provider-b/model-5.4-nano",
+                          "provider-b/model-5", "provider-b/model-5-mini", "provider-b/model-4.1",
+                          "provider-b/model-4.1-mini", "provider-b/model-4o-mini"}},
+             {"input_tokens_per_call", InputType::Integer, "tok", 1, 1000000, 100, 2000.0},
+             {"output_tokens_per_call", InputType::Integer, "tok", 1, 1000000, 50, 500.0},
+             {"calls_per_month", InputType::Integer, "", 1, 1000000000, 1000, 100000.0},
+             {"cached_input_fraction", InputType::Number, "fraction 0..1", 0, 1, 0.05, 0.0, false},
+             {.key = "use_batch_api",
+              .type = InputType::Boolean,
+              .unit = std::nullopt,
+              .default_value = false,
+              .required = false},
+         });
+  tool_test::expect_outputs(
+      d,
+      {
+          {"model_name", OutputType::String, std::nullopt},
+          {.key = "provider",
+           .type = OutputType::String,
+           .unit = std::nullopt,
+           .options = {"provider-a", "provider-b"}},
+          {"monthly_cost_usd", OutputType::Number, "$", 2},
+          {"cost_per_call_usd", OutputType::Number, "$", 5},
+          {"input_cost_monthly_usd", OutputType::Number, "$", 2},
+          {"output_cost_monthly_usd", OutputType::Number, "$", 2},
+          {"monthly_cost_no_optim_usd", OutputType::Number, "$ (cost without cache or batch)", 2},
+          {"cache_savings_usd", OutputType::Number, "$ per month", 2},
+          {"batch_savings_usd", OutputType::Number, "$ per month", 2},
+          {"effective_input_rate_per_mtok", OutputType::Number, "$/Mtok", 3},
+          {"effective_output_rate_per_mtok", OutputType::Number, "$/Mtok", 3},
+          {"pricing_as_of", OutputType::String, std::nullopt},
+      });
 }
 
 // ---------------------------------------------------------------------------------------

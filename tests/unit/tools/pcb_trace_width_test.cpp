@@ -40,68 +40,27 @@ TEST(PcbTraceWidth, DescriptorMatchesIssue) {
   EXPECT_EQ(d.slug, "pcb-trace-width");
   EXPECT_EQ(d.domain, "pcb-design");
   EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
   EXPECT_EQ(d.standard, "IPC-2221");
-  EXPECT_EQ(d.endpoint(), "/v1/pcb-design/pcb-trace-width");
-  EXPECT_FALSE(d.references.empty());
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> numbers = {
-      {"current_a", "A", 0.01, 35, 0.1, 1},
-      {"temp_rise_c", "°C", 1, 100, 1, 10},
-      {"copper_weight_oz", "oz/ft²", 0.5, 3, 0.5, 1},
-  };
-  ASSERT_EQ(d.inputs.size(), numbers.size() + 1);
-  for (size_t i = 0; i < numbers.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(numbers[i].key);
-    EXPECT_EQ(in.key, numbers[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_TRUE(in.required);
-    EXPECT_EQ(in.unit, numbers[i].unit);
-    EXPECT_EQ(in.min, numbers[i].min);
-    EXPECT_EQ(in.max, numbers[i].max);
-    EXPECT_EQ(in.step, numbers[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), numbers[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-  const auto& layer = d.inputs[3];
-  EXPECT_EQ(layer.key, "layer");
-  EXPECT_EQ(layer.type, InputType::Enum);
-  EXPECT_TRUE(layer.required);
-  EXPECT_FALSE(layer.unit.has_value());
-  EXPECT_FALSE(layer.min || layer.max || layer.step);
-  EXPECT_EQ(std::get<std::string>(layer.default_value), "external");
-  EXPECT_EQ(layer.options, (std::vector<std::string>{"external", "internal"}));
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"width_mil", "mil", 1},
-      {"width_mm", "mm", 3},
-      {"cross_section_mil2", "mil²", 1},
-      {"copper_thickness_um", "µm", 1},
-      {"resistance_mohm_per_cm", "mΩ/cm", 2},
-      {"voltage_drop_mv_per_cm", "mV/cm", 2},
-      {"power_loss_mw_per_cm", "mW/cm", 2},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-  }
+  tool_test::expect_inputs(d,
+                           {
+                               {"current_a", InputType::Number, "A", 0.01, 35, 0.1, 1.0},
+                               {"temp_rise_c", InputType::Number, "°C", 1, 100, 1, 10.0},
+                               {"copper_weight_oz", InputType::Number, "oz/ft²", 0.5, 3, 0.5, 1.0},
+                               {.key = "layer",
+                                .type = InputType::Enum,
+                                .unit = std::nullopt,
+                                .default_value = std::string("external"),
+                                .options = {"external", "internal"}},
+                           });
+  tool_test::expect_outputs(d, {
+                                   {"width_mil", OutputType::Number, "mil", 1},
+                                   {"width_mm", OutputType::Number, "mm", 3},
+                                   {"cross_section_mil2", OutputType::Number, "mil²", 1},
+                                   {"copper_thickness_um", OutputType::Number, "µm", 1},
+                                   {"resistance_mohm_per_cm", OutputType::Number, "mΩ/cm", 2},
+                                   {"voltage_drop_mv_per_cm", OutputType::Number, "mV/cm", 2},
+                                   {"power_loss_mw_per_cm", OutputType::Number, "mW/cm", 2},
+                               });
 }
 
 TEST(PcbTraceWidth, LayerRendersAsRequiredEnumWithoutUnit) {
@@ -113,13 +72,6 @@ TEST(PcbTraceWidth, LayerRendersAsRequiredEnumWithoutUnit) {
       std::string::npos)
       << record;
   EXPECT_NE(record.find(R"("standard":"IPC-2221")"), std::string::npos);
-}
-
-TEST(PcbTraceWidth, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
 }
 
 struct WorkedExample {

@@ -1,6 +1,6 @@
-// trace-resistance: descriptor, the worked examples of docs/tools/trace-resistance.md
-// (expected texts copied from that page), and properties over random valid inputs. The tool
-// has no 422 condition.
+// trace-resistance: the descriptor table, the worked examples of docs/tools/trace-resistance.md
+// (expected texts copied from that page), the 422 for a strip wider than long, the smallest
+// results the rounding must not hide, and properties over random valid inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,72 +40,33 @@ TEST(TraceResistance, Descriptor) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "trace-resistance");
   EXPECT_EQ(d.domain, "pcb-design");
-  EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
-  EXPECT_FALSE(d.description.empty());
+  EXPECT_EQ(d.version, "2.0.0");
   EXPECT_FALSE(d.standard.has_value());  // Ohm's law and material constants; see the doc page
-  EXPECT_EQ(d.endpoint(), "/v1/pcb-design/trace-resistance");
-  EXPECT_GE(d.references.size(), 3u);
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> inputs = {
-      {"length_mm", "mm", 1, 1000, 1, 100},
-      {"width_mm", "mm", 0.025, 100, 0.01, 0.25},
-      {"copper_weight_oz", "oz/ft²", 0.25, 10, 0.25, 1},
-      {"temperature_c", "°C", -55, 150, 1, 25},
-      {"current_a", "A", 0, 100, 0.1, 1},
-  };
-  ASSERT_EQ(d.inputs.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(inputs[i].key);
-    EXPECT_EQ(in.key, inputs[i].key);
-    EXPECT_EQ(in.type, InputType::Number);
-    EXPECT_TRUE(in.required);
-    EXPECT_EQ(in.unit, inputs[i].unit);
-    EXPECT_EQ(in.min, inputs[i].min);
-    EXPECT_EQ(in.max, inputs[i].max);
-    EXPECT_EQ(in.step, inputs[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), inputs[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"copper_thickness_um", "µm", 1},
-      {"cross_section_mm2", "mm²", 6},
-      {"resistivity_uohm_cm", "µΩ·cm", 4},
-      {"resistance_mohm", "mΩ", 4},
-      {"voltage_drop_mv", "mV", 3},
-      {"power_loss_mw", "mW", 3},
-      {"current_density_a_per_mm2", "A/mm²", 1},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-    EXPECT_FALSE(d.outputs[i].label.empty());
-  }
+  tool_test::expect_inputs(
+      d, {
+             {"length_mm", InputType::Number, "mm", 1, 1000, 1, 100.0},
+             {"width_mm", InputType::Number, "mm", 0.025, 100, 0.01, 0.25},
+             {"copper_weight_oz", InputType::Number, "oz/ft²", 0.25, 10, 0.25, 1.0},
+             {"temperature_c", InputType::Number, "°C", -55, 150, 1, 25.0},
+             {"current_a", InputType::Number, "A", 0.1, 100, 0.1, 1.0},
+         });
+  tool_test::expect_outputs(d, {
+                                   {"copper_thickness_um", OutputType::Number, "µm", 2},
+                                   {"cross_section_mm2", OutputType::Number, "mm²", 6},
+                                   {"resistivity_uohm_cm", OutputType::Number, "µΩ·cm", 4},
+                                   {"resistance_mohm", OutputType::Number, "mΩ", 4},
+                                   {"voltage_drop_mv", OutputType::Number, "mV", 5},
+                                   {"power_loss_mw", OutputType::Number, "mW", 6},
+                                   {"current_density_a_per_mm2", OutputType::Number, "A/mm²", 5},
+                               });
 }
 
-TEST(TraceResistance, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+// The smallest drop, loss and density the tool reports: one square of the heaviest copper at
+// −55 °C carrying the least current. At the old decimals they read 0.003, 0.000 and 0.0.
+TEST(TraceResistance, SmallestResultsKeepThreeSignificantDigits) {
+  EXPECT_EQ(run_tool(tool(), body(100, 100, 10, -55, 0.1)),
+            expected_result(tool(), {"350.01", "35.001200", "1.2130", "0.0347", "0.00347",
+                                     "0.000347", "0.00286"}));
 }
 
 struct WorkedExample {
@@ -120,25 +81,34 @@ TEST(TraceResistance, WorkedExamplesFromDocPage) {
   const std::vector<WorkedExample> rows = {
       {"1 defaults",
        body(100, 0.25, 1, 25, 1),
-       {"35.0", "0.008750", "1.7538", "200.4272", "200.427", "200.427", "114.3"}},
+       {"35.00", "0.008750", "1.7538", "200.4272", "200.42719", "200.427185", "114.28180"}},
       {"2 every input at its minimum",
-       body(1, 0.025, 0.25, -55, 0),
-       {"8.8", "0.000219", "1.2130", "55.4509", "0.000", "0.000", "0.0"}},
+       body(1, 0.025, 0.25, -55, 0.1),
+       {"8.75", "0.000219", "1.2130", "55.4509", "5.54509", "0.554509", "457.12718"}},
       {"3 every input at its maximum",
        body(1000, 100, 10, 150, 100),
-       {"350.0", "35.001200", "2.5987", "0.7425", "74.247", "7424.740", "2.9"}},
+       {"350.01", "35.001200", "2.5987", "0.7425", "74.24740", "7424.739723", "2.85704"}},
       {"4 defaults at the 20 °C reference",
        body(100, 0.25, 1, 20, 1),
-       {"35.0", "0.008750", "1.7200", "196.5647", "196.565", "196.565", "114.3"}},
+       {"35.00", "0.008750", "1.7200", "196.5647", "196.56469", "196.564689", "114.28180"}},
       {"5 defaults at 100 °C",
        body(100, 0.25, 1, 100, 1),
-       {"35.0", "0.008750", "2.2608", "258.3646", "258.365", "258.365", "114.3"}},
+       {"35.00", "0.008750", "2.2608", "258.3646", "258.36463", "258.364627", "114.28180"}},
       {"6 2 mm, 2 oz power trace at 85 °C, 5 A",
        body(50, 2, 2, 85, 5),
-       {"70.0", "0.140005", "2.1594", "7.7118", "38.559", "192.795", "35.7"}},
+       {"70.00", "0.140005", "2.1594", "7.7118", "38.55893", "192.794640", "35.71306"}},
       {"7 10 mil × 10 in, 1 oz, 20 °C",
        body(254, 0.254, 1, 20, 1),
-       {"35.0", "0.008890", "1.7200", "491.4117", "491.412", "491.412", "112.5"}},
+       {"35.00", "0.008890", "1.7200", "491.4117", "491.41172", "491.411723", "112.48208"}},
+      {"8 one square of 10 oz at −55 °C, 0.1 A",
+       body(100, 100, 10, -55, 0.1),
+       {"350.01", "35.001200", "1.2130", "0.0347", "0.00347", "0.000347", "0.00286"}},
+      {"9 IEC 60028: 1 m of 1 mm² at 20 °C",
+       body(1000, 28.5704, 1, 20, 1),
+       {"35.00", "0.999998", "1.7200", "17.2000", "17.20003", "17.200030", "1.00000"}},
+      {"10 100 mm of 0.5 mm, 1 oz, 20 °C",
+       body(100, 0.5, 1, 20, 1),
+       {"35.00", "0.017501", "1.7200", "98.2823", "98.28234", "98.282345", "57.14090"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
@@ -149,10 +119,19 @@ TEST(TraceResistance, WorkedExamplesFromDocPage) {
 TEST(TraceResistance, InvalidInputsAreRejectedBeforeCompute) {
   EXPECT_EQ(run_tool(tool(), body(100, 0.25, 1, -56, 1)),
             "400:temperature_c:temperature_c must be at least -55");
-  EXPECT_EQ(run_tool(tool(), body(100, 0.25, 1, 25, -1)),
-            "400:current_a:current_a must be at least 0");
+  EXPECT_EQ(run_tool(tool(), body(100, 0.25, 1, 25, 0)),
+            "400:current_a:current_a must be at least 0.1");
   EXPECT_EQ(run_tool(tool(), body(0.5, 0.25, 1, 25, 1)),
             "400:length_mm:length_mm must be at least 1");
+}
+
+TEST(TraceResistance, StripWiderThanLongIs422) {  // doc row 11
+  EXPECT_EQ(run_tool(tool(), body(10, 10.5, 1, 25, 1)),
+            "422:width_mm:width_mm of 10.5 mm is more than length_mm of 10 mm: a strip wider than "
+            "it is long is less than one square, and its resistance is set by where the current "
+            "enters and leaves it, not by ρ·L/A; enter the length along the current and the "
+            "width across it");
+  EXPECT_EQ(run_tool(tool(), body(10, 10, 1, 25, 1)).front(), '{');  // one square computes
 }
 
 TEST(TraceResistance, PropertiesOverRandomValidInputs) {
@@ -166,7 +145,8 @@ TEST(TraceResistance, PropertiesOverRandomValidInputs) {
     const double temp = tool_test::draw_number(d.inputs[3], rng);
     const double current = tool_test::draw_number(d.inputs[4], rng);
     const auto result = compute_body(tool(), body(length, width, oz, temp, current));
-    ASSERT_TRUE(std::holds_alternative<catalog::Outputs>(result));
+    ASSERT_EQ(std::holds_alternative<catalog::Outputs>(result), width <= length);
+    if (width > length) continue;
     const auto& out = std::get<catalog::Outputs>(result);
     for (const auto& o : d.outputs) ASSERT_TRUE(std::isfinite(out.number(o.key))) << o.key;
     const double r = out.number("resistance_mohm");

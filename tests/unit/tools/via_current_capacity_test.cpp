@@ -1,5 +1,6 @@
-// via-current-capacity: descriptor, the worked examples of docs/tools/via-current-capacity.md
-// (expected texts copied from that page), every 422, and properties over random valid inputs.
+// via-current-capacity: the descriptor table, the worked examples of
+// docs/tools/via-current-capacity.md (expected texts copied from that page), every 422, and
+// properties over random valid inputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,71 +41,42 @@ TEST(ViaCurrentCapacity, Descriptor) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "via-current-capacity");
   EXPECT_EQ(d.domain, "pcb-design");
-  EXPECT_EQ(d.version, "1.0.0");
-  EXPECT_FALSE(d.name.empty());
-  EXPECT_FALSE(d.description.empty());
+  EXPECT_EQ(d.version, "1.1.0");
   EXPECT_EQ(d.standard, "IPC-2221");
-  EXPECT_EQ(d.endpoint(), "/v1/pcb-design/via-current-capacity");
-  EXPECT_GE(d.references.size(), 3u);
-  EXPECT_FALSE(d.examples.empty());
-
-  struct In {
-    const char* key;
-    InputType type;
-    bool required;
-    const char* unit;
-    double min, max, step, def;
-  };
-  const std::vector<In> inputs = {
-      {"hole_diameter_mm", InputType::Number, true, "mm", 0.1, 3, 0.05, 0.3},
-      {"plating_thickness_um", InputType::Number, true, "µm", 10, 100, 1, 25},
-      {"board_thickness_mm", InputType::Number, true, "mm", 0.1, 10, 0.1, 1.6},
-      {"temp_rise_c", InputType::Number, true, "°C", 1, 100, 1, 10},
-      {"via_count", InputType::Integer, false, "", 1, 1000, 1, 1},
-  };
-  ASSERT_EQ(d.inputs.size(), inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& in = d.inputs[i];
-    SCOPED_TRACE(inputs[i].key);
-    EXPECT_EQ(in.key, inputs[i].key);
-    EXPECT_EQ(in.type, inputs[i].type);
-    EXPECT_EQ(in.required, inputs[i].required);
-    EXPECT_EQ(in.unit, inputs[i].unit);
-    EXPECT_EQ(in.min, inputs[i].min);
-    EXPECT_EQ(in.max, inputs[i].max);
-    EXPECT_EQ(in.step, inputs[i].step);
-    EXPECT_EQ(std::get<double>(in.default_value), inputs[i].def);
-    EXPECT_FALSE(in.label.empty());
-    EXPECT_TRUE(in.help.has_value());
-  }
-
-  struct Out {
-    const char* key;
-    const char* unit;
-    int precision;
-  };
-  const std::vector<Out> outputs = {
-      {"cross_section_mil2", "mil²", 1},    {"cross_section_mm2", "mm²", 5},
-      {"current_per_via_a", "A", 2},        {"total_current_a", "A", 2},
-      {"resistance_per_via_mohm", "mΩ", 4}, {"resistance_total_mohm", "mΩ", 5},
-      {"voltage_drop_mv", "mV", 3},         {"power_loss_mw", "mW", 3},
-  };
-  ASSERT_EQ(d.outputs.size(), outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    SCOPED_TRACE(outputs[i].key);
-    EXPECT_EQ(d.outputs[i].key, outputs[i].key);
-    EXPECT_EQ(d.outputs[i].type, OutputType::Number);
-    EXPECT_EQ(d.outputs[i].unit, outputs[i].unit);
-    EXPECT_EQ(d.outputs[i].precision, outputs[i].precision);
-    EXPECT_FALSE(d.outputs[i].label.empty());
-  }
+  tool_test::expect_inputs(
+      d, {
+             {"hole_diameter_mm", InputType::Number, "mm", 0.1, 3, 0.05, 0.3},
+             {"plating_thickness_um", InputType::Number, "µm", 10, 100, 1, 25.0},
+             {"board_thickness_mm", InputType::Number, "mm", 0.1, 10, 0.1, 1.6},
+             {"temp_rise_c", InputType::Number, "°C", 1, 100, 1, 10.0},
+             {"via_count", InputType::Integer, "", 1, 1000, 1, 1.0, /*required=*/false},
+         });
+  tool_test::expect_outputs(d, {
+                                   {"cross_section_mil2", OutputType::Number, "mil²", 1},
+                                   {"cross_section_mm2", OutputType::Number, "mm²", 5},
+                                   {"current_per_via_a", OutputType::Number, "A", 3},
+                                   {"total_current_a", OutputType::Number, "A", 3},
+                                   {"resistance_per_via_mohm", OutputType::Number, "mΩ", 6},
+                                   {"resistance_total_mohm", OutputType::Number, "mΩ", 8},
+                                   {"voltage_drop_mv", OutputType::Number, "mV", 5},
+                                   {"power_loss_mw", OutputType::Number, "mW", 5},
+                               });
+  EXPECT_EQ(d.outputs[0].small_values_in, "cross_section_mm2");
 }
 
-TEST(ViaCurrentCapacity, DescriptorExamplesRun) {
-  for (const auto& ex : tool().descriptor.examples) {
-    SCOPED_TRACE(ex.title);
-    EXPECT_EQ(run_tool(tool(), ex.request_json).front(), '{');
-  }
+// The docs page states that the rating is IPC-2221's trace curve applied to a barrel, as
+// KiCad does; a user needs that at the moment of entry, so the help says it too.
+TEST(ViaCurrentCapacity, HelpSaysTheRatingIsTheTraceCurveAppliedToTheBarrel) {
+  const auto& help = *tool().descriptor.inputs[3].help;
+  EXPECT_NE(help.find("IPC-2221's external-trace curve applied to the barrel"), std::string::npos);
+  EXPECT_NE(help.find("as KiCad does"), std::string::npos);
+}
+
+// The smallest barrel at 1 °C carries 0.162 A: at 2 decimals it read 0.16, two digits.
+TEST(ViaCurrentCapacity, SmallestViaKeepsThreeSignificantDigits) {
+  const std::string result = run_tool(tool(), body(0.1, 10, 0.1, 1, 1));
+  EXPECT_EQ(tool_test::result_field(result, "current_per_via_a"), "0.162");
+  EXPECT_EQ(tool_test::result_field(result, "power_loss_mw"), "0.01307");
 }
 
 struct WorkedExample {
@@ -119,28 +91,29 @@ TEST(ViaCurrentCapacity, WorkedExamplesFromDocPage) {
   const std::vector<WorkedExample> rows = {
       {"1 defaults",
        body(0.3, 25, 1.6, 10, 1),
-       {"39.6", "0.02553", "1.90", "1.90", "1.0781", "1.07814", "2.051", "3.902"}},
+       {"39.6", "0.02553", "1.902", "1.902", "1.078140", "1.07814007", "2.05099", "3.90167"}},
       {"2 every input at its minimum",
        body(0.1, 10, 0.1, 1, 1),
-       {"5.4", "0.00346", "0.16", "0.16", "0.4977", "0.49772", "0.081", "0.013"}},
+       {"5.4", "0.00346", "0.162", "0.162", "0.497721", "0.49772091", "0.08066", "0.01307"}},
       {"4 maximum geometry and count at 1 °C",
        body(3, 100, 10, 1, 1000),
-       {"1509.5", "0.97389", "9.68", "9680.62", "0.1766", "0.00018", "1.710", "16550.966"}},
+       {"1509.5", "0.97389", "9.681", "9680.621", "0.176611", "0.00017661", "1.70970",
+        "16550.96607"}},
       {"5 just under 35 A per via (plating)",
        body(3, 36, 1.6, 100, 1),
-       {"532.2", "0.34336", "34.49", "34.49", "0.0801", "0.08015", "2.764", "95.324"}},
+       {"532.2", "0.34336", "34.487", "34.487", "0.080148", "0.08014830", "2.76407", "95.32405"}},
       {"7 just under 35 A per via (rise)",
        body(3, 100, 10, 18, 1),
-       {"1509.5", "0.97389", "34.53", "34.53", "0.1766", "0.17661", "6.099", "210.602"}},
+       {"1509.5", "0.97389", "34.532", "34.532", "0.176611", "0.17661065", "6.09874", "210.60232"}},
       {"9 four vias in parallel",
        body(0.3, 25, 1.6, 10, 4),
-       {"39.6", "0.02553", "1.90", "7.61", "1.0781", "0.26954", "2.051", "15.607"}},
+       {"39.6", "0.02553", "1.902", "7.609", "1.078140", "0.26953502", "2.05099", "15.60670"}},
       {"10 KiCad via calculator defaults",
        body(0.4, 35, 1.6, 10, 1),
-       {"74.1", "0.04783", "3.00", "3.00", "0.5754", "0.57536", "1.726", "5.176"}},
+       {"74.1", "0.04783", "2.999", "2.999", "0.575362", "0.57536211", "1.72568", "5.17585"}},
       {"11 1 mm hole, two vias, 20 °C",
        body(1.0, 25, 1.6, 20, 2),
-       {"124.8", "0.08050", "5.93", "11.87", "0.3418", "0.17092", "2.029", "24.081"}},
+       {"124.8", "0.08050", "5.935", "11.869", "0.341849", "0.17092465", "2.02878", "24.08051"}},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.name);
