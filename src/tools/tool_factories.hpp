@@ -26,4 +26,7 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
+catalog::Tool make_buck_converter();               // electronics
+catalog::Tool make_boost_converter();              // electronics
+
 }  // namespace toolcalc::tools
