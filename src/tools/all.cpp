@@ -24,6 +24,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_rc_filter());
   tools.push_back(make_buck_converter());
   tools.push_back(make_boost_converter());
+  tools.push_back(make_ldo_regulator());
   // Each tool helper adds its line here.
   return tools;
 }

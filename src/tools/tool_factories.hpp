@@ -28,5 +28,6 @@ catalog::Tool make_rc_filter();            // electronics
 
 catalog::Tool make_buck_converter();               // electronics
 catalog::Tool make_boost_converter();              // electronics
+catalog::Tool make_ldo_regulator();                // electronics
 
 }  // namespace toolcalc::tools
