@@ -25,6 +25,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_buck_converter());
   tools.push_back(make_boost_converter());
   tools.push_back(make_ldo_regulator());
+  tools.push_back(make_zener_shunt_regulator());
   // Each tool helper adds its line here.
   return tools;
 }

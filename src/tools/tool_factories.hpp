@@ -29,5 +29,6 @@ catalog::Tool make_rc_filter();            // electronics
 catalog::Tool make_buck_converter();               // electronics
 catalog::Tool make_boost_converter();              // electronics
 catalog::Tool make_ldo_regulator();                // electronics
+catalog::Tool make_zener_shunt_regulator();        // electronics
 
 }  // namespace toolcalc::tools
