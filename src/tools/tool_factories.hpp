@@ -30,5 +30,6 @@ catalog::Tool make_buck_converter();               // electronics
 catalog::Tool make_boost_converter();              // electronics
 catalog::Tool make_ldo_regulator();                // electronics
 catalog::Tool make_zener_shunt_regulator();        // electronics
+catalog::Tool make_heatsink_thermal_resistance();  // electronics
 
 }  // namespace toolcalc::tools
