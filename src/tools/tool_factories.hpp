@@ -31,5 +31,6 @@ catalog::Tool make_boost_converter();              // electronics
 catalog::Tool make_ldo_regulator();                // electronics
 catalog::Tool make_zener_shunt_regulator();        // electronics
 catalog::Tool make_heatsink_thermal_resistance();  // electronics
+catalog::Tool make_bjt_saturated_switch();         // electronics
 
 }  // namespace toolcalc::tools
