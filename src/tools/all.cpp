@@ -28,6 +28,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_zener_shunt_regulator());
   tools.push_back(make_heatsink_thermal_resistance());
   tools.push_back(make_bjt_saturated_switch());
+  tools.push_back(make_battery_pack());
   // Each tool helper adds its line here.
   return tools;
 }

@@ -32,5 +32,6 @@ catalog::Tool make_ldo_regulator();                // electronics
 catalog::Tool make_zener_shunt_regulator();        // electronics
 catalog::Tool make_heatsink_thermal_resistance();  // electronics
 catalog::Tool make_bjt_saturated_switch();         // electronics
+catalog::Tool make_battery_pack();                 // electronics
 
 }  // namespace toolcalc::tools
