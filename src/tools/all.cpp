@@ -22,6 +22,13 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_voltage_divider());
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());
+  tools.push_back(make_buck_converter());
+  tools.push_back(make_boost_converter());
+  tools.push_back(make_ldo_regulator());
+  tools.push_back(make_zener_shunt_regulator());
+  tools.push_back(make_heatsink_thermal_resistance());
+  tools.push_back(make_bjt_saturated_switch());
+  tools.push_back(make_battery_pack());
   // Each tool helper adds its line here.
   return tools;
 }

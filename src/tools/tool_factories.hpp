@@ -26,4 +26,12 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
+catalog::Tool make_buck_converter();               // electronics
+catalog::Tool make_boost_converter();              // electronics
+catalog::Tool make_ldo_regulator();                // electronics
+catalog::Tool make_zener_shunt_regulator();        // electronics
+catalog::Tool make_heatsink_thermal_resistance();  // electronics
+catalog::Tool make_bjt_saturated_switch();         // electronics
+catalog::Tool make_battery_pack();                 // electronics
+
 }  // namespace toolcalc::tools
