@@ -25,5 +25,6 @@ catalog::Tool make_adc_resolution();       // iot-mcu
 catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
+catalog::Tool make_ne555_astable();        // electronics
 
 }  // namespace toolcalc::tools
