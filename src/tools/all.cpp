@@ -23,6 +23,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());
   tools.push_back(make_ne555_astable());
+  tools.push_back(make_ne555_monostable());
   // Each tool helper adds its line here.
   return tools;
 }

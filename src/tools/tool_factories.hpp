@@ -26,5 +26,6 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 catalog::Tool make_ne555_astable();        // electronics
+catalog::Tool make_ne555_monostable();     // electronics
 
 }  // namespace toolcalc::tools
