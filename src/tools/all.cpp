@@ -24,6 +24,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_rc_filter());
   tools.push_back(make_ne555_astable());
   tools.push_back(make_ne555_monostable());
+  tools.push_back(make_op_amp_gain());
   // Each tool helper adds its line here.
   return tools;
 }

@@ -27,5 +27,6 @@ catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 catalog::Tool make_ne555_astable();        // electronics
 catalog::Tool make_ne555_monostable();     // electronics
+catalog::Tool make_op_amp_gain();          // electronics
 
 }  // namespace toolcalc::tools
