@@ -25,6 +25,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_ne555_astable());
   tools.push_back(make_ne555_monostable());
   tools.push_back(make_op_amp_gain());
+  tools.push_back(make_rc_charge_time());
   // Each tool helper adds its line here.
   return tools;
 }

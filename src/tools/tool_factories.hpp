@@ -28,5 +28,6 @@ catalog::Tool make_rc_filter();            // electronics
 catalog::Tool make_ne555_astable();        // electronics
 catalog::Tool make_ne555_monostable();     // electronics
 catalog::Tool make_op_amp_gain();          // electronics
+catalog::Tool make_rc_charge_time();       // electronics
 
 }  // namespace toolcalc::tools
