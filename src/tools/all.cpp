@@ -26,6 +26,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_ne555_monostable());
   tools.push_back(make_op_amp_gain());
   tools.push_back(make_rc_charge_time());
+  tools.push_back(make_lc_resonance());
   // Each tool helper adds its line here.
   return tools;
 }

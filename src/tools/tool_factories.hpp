@@ -29,5 +29,6 @@ catalog::Tool make_ne555_astable();        // electronics
 catalog::Tool make_ne555_monostable();     // electronics
 catalog::Tool make_op_amp_gain();          // electronics
 catalog::Tool make_rc_charge_time();       // electronics
+catalog::Tool make_lc_resonance();         // electronics
 
 }  // namespace toolcalc::tools
