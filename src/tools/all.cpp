@@ -27,6 +27,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_op_amp_gain());
   tools.push_back(make_rc_charge_time());
   tools.push_back(make_lc_resonance());
+  tools.push_back(make_stored_energy());
   // Each tool helper adds its line here.
   return tools;
 }

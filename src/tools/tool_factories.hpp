@@ -30,5 +30,6 @@ catalog::Tool make_ne555_monostable();     // electronics
 catalog::Tool make_op_amp_gain();          // electronics
 catalog::Tool make_rc_charge_time();       // electronics
 catalog::Tool make_lc_resonance();         // electronics
+catalog::Tool make_stored_energy();        // electronics
 
 }  // namespace toolcalc::tools
