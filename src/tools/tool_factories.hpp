@@ -31,5 +31,6 @@ catalog::Tool make_op_amp_gain();          // electronics
 catalog::Tool make_rc_charge_time();       // electronics
 catalog::Tool make_lc_resonance();         // electronics
 catalog::Tool make_stored_energy();        // electronics
+catalog::Tool make_waveform_rms();         // electronics
 
 }  // namespace toolcalc::tools
