@@ -81,9 +81,9 @@ ToolDescriptor descriptor() {
       "sheet Doc ID 2182 Rev 6, Application information, Figures 15–16 (astable operation): "
       "t1 = 0.693·(R1 + R2)·C1, t2 = 0.693·R2·C1, T = 0.693·(R1 + 2·R2)·C1, f = 1.44/((R1 + "
       "2·R2)·C1), duty cycle (R1 + R2)/(R1 + 2·R2)",
-      "Intersil, \"CA555, CA555C, LM555, LM555C, NE555 Timers for Timing Delays and "
-      "Oscillator Application\", data sheet, Electrical Specifications note 3: the threshold "
-      "current determines the largest R1 + R2 of the astable circuit, 20 MΩ",
+      "Intersil, CA555/CA555C/LM555/LM555C/NE555 timer data sheet, Electrical Specifications "
+      "note 3: the threshold current determines R1 + R2 of the astable circuit (Figure 4), at "
+      "most 20 MΩ in total",
   };
   t.examples = {
       {.title = "R1 = R2 = 10 kΩ, C = 1 µF",

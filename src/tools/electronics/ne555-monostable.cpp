@@ -63,8 +63,8 @@ ToolDescriptor descriptor() {
   t.references = {
       "Texas Instruments, \"xx555 Precision Timers\" (NA555, NE555, SA555, SE555), data sheet "
       "SLFS022, §6.3.1 Monostable Operation: output pulse duration t_w ≈ 1.1·R_A·C",
-      "Texas Instruments, \"TLC555-Q1 LinCMOS Timer\", data sheet SLFS078C, §6.3.1 Monostable "
-      "Operation: t_w = 1.1·R_A·C \"because of the threshold level and saturation voltage of "
+      "Texas Instruments, TLC555-Q1 timer data sheet SLFS078C, section \"Monostable "
+      "Operation\": t_w = 1.1·R_A·C \"because of the threshold level and saturation voltage of "
       "Q1\"; the comparator storage time, up to 10 µs, limits the minimum monostable pulse "
       "duration to 10 µs",
   };
