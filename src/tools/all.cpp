@@ -29,6 +29,13 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_heatsink_thermal_resistance());
   tools.push_back(make_bjt_saturated_switch());
   tools.push_back(make_battery_pack());
+  tools.push_back(make_ne555_astable());
+  tools.push_back(make_ne555_monostable());
+  tools.push_back(make_op_amp_gain());
+  tools.push_back(make_rc_charge_time());
+  tools.push_back(make_lc_resonance());
+  tools.push_back(make_stored_energy());
+  tools.push_back(make_waveform_rms());
   // Each tool helper adds its line here.
   return tools;
 }

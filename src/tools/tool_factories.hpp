@@ -25,6 +25,13 @@ catalog::Tool make_adc_resolution();       // iot-mcu
 catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
+catalog::Tool make_ne555_astable();        // electronics
+catalog::Tool make_ne555_monostable();     // electronics
+catalog::Tool make_op_amp_gain();          // electronics
+catalog::Tool make_rc_charge_time();       // electronics
+catalog::Tool make_lc_resonance();         // electronics
+catalog::Tool make_stored_energy();        // electronics
+catalog::Tool make_waveform_rms();         // electronics
 
 catalog::Tool make_buck_converter();               // electronics
 catalog::Tool make_boost_converter();              // electronics
