@@ -27,5 +27,6 @@ catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
 catalog::Tool make_bloom_filter();  // programming-dev
+catalog::Tool make_erlang_c();      // programming-dev
 
 }  // namespace toolcalc::tools
