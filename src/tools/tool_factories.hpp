@@ -28,5 +28,6 @@ catalog::Tool make_rc_filter();            // electronics
 
 catalog::Tool make_bloom_filter();  // programming-dev
 catalog::Tool make_erlang_c();      // programming-dev
+catalog::Tool make_sla_downtime();  // programming-dev
 
 }  // namespace toolcalc::tools
