@@ -26,8 +26,9 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
-catalog::Tool make_bloom_filter();  // programming-dev
-catalog::Tool make_erlang_c();      // programming-dev
-catalog::Tool make_sla_downtime();  // programming-dev
+catalog::Tool make_bloom_filter();            // programming-dev
+catalog::Tool make_erlang_c();                // programming-dev
+catalog::Tool make_sla_downtime();            // programming-dev
+catalog::Tool make_error_budget_burn_rate();  // programming-dev
 
 }  // namespace toolcalc::tools
