@@ -30,5 +30,6 @@ catalog::Tool make_bloom_filter();            // programming-dev
 catalog::Tool make_erlang_c();                // programming-dev
 catalog::Tool make_sla_downtime();            // programming-dev
 catalog::Tool make_error_budget_burn_rate();  // programming-dev
+catalog::Tool make_parallel_speedup();        // programming-dev
 
 }  // namespace toolcalc::tools
