@@ -31,5 +31,6 @@ catalog::Tool make_erlang_c();                // programming-dev
 catalog::Tool make_sla_downtime();            // programming-dev
 catalog::Tool make_error_budget_burn_rate();  // programming-dev
 catalog::Tool make_parallel_speedup();        // programming-dev
+catalog::Tool make_raid_capacity();           // programming-dev
 
 }  // namespace toolcalc::tools
