@@ -32,5 +32,6 @@ catalog::Tool make_sla_downtime();            // programming-dev
 catalog::Tool make_error_budget_burn_rate();  // programming-dev
 catalog::Tool make_parallel_speedup();        // programming-dev
 catalog::Tool make_raid_capacity();           // programming-dev
+catalog::Tool make_token_bucket();            // programming-dev
 
 }  // namespace toolcalc::tools
