@@ -23,6 +23,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_parallel_speedup());
   tools.push_back(make_raid_capacity());
   tools.push_back(make_token_bucket());
+  tools.push_back(make_password_entropy());
   tools.push_back(make_uart_baud_error());
   tools.push_back(make_i2c_pullup_resistor());
   tools.push_back(make_adc_resolution());

@@ -33,5 +33,6 @@ catalog::Tool make_error_budget_burn_rate();  // programming-dev
 catalog::Tool make_parallel_speedup();        // programming-dev
 catalog::Tool make_raid_capacity();           // programming-dev
 catalog::Tool make_token_bucket();            // programming-dev
+catalog::Tool make_password_entropy();        // programming-dev
 
 }  // namespace toolcalc::tools
