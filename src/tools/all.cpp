@@ -16,6 +16,14 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_data_transfer_time());
   tools.push_back(make_hash_collision_probability());
   tools.push_back(make_littles_law_concurrency());
+  tools.push_back(make_bloom_filter());
+  tools.push_back(make_erlang_c());
+  tools.push_back(make_sla_downtime());
+  tools.push_back(make_error_budget_burn_rate());
+  tools.push_back(make_parallel_speedup());
+  tools.push_back(make_raid_capacity());
+  tools.push_back(make_token_bucket());
+  tools.push_back(make_password_entropy());
   tools.push_back(make_uart_baud_error());
   tools.push_back(make_i2c_pullup_resistor());
   tools.push_back(make_adc_resolution());

@@ -41,4 +41,13 @@ catalog::Tool make_heatsink_thermal_resistance();  // electronics
 catalog::Tool make_bjt_saturated_switch();         // electronics
 catalog::Tool make_battery_pack();                 // electronics
 
+catalog::Tool make_bloom_filter();            // programming-dev
+catalog::Tool make_erlang_c();                // programming-dev
+catalog::Tool make_sla_downtime();            // programming-dev
+catalog::Tool make_error_budget_burn_rate();  // programming-dev
+catalog::Tool make_parallel_speedup();        // programming-dev
+catalog::Tool make_raid_capacity();           // programming-dev
+catalog::Tool make_token_bucket();            // programming-dev
+catalog::Tool make_password_entropy();        // programming-dev
+
 }  // namespace toolcalc::tools
