@@ -26,4 +26,6 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
+catalog::Tool make_lora_time_on_air();  // iot-mcu
+
 }  // namespace toolcalc::tools
