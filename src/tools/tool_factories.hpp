@@ -26,6 +26,7 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
-catalog::Tool make_lora_time_on_air();  // iot-mcu
+catalog::Tool make_lora_time_on_air();         // iot-mcu
+catalog::Tool make_crystal_load_capacitors();  // iot-mcu
 
 }  // namespace toolcalc::tools
