@@ -21,6 +21,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_adc_resolution());
   tools.push_back(make_lora_time_on_air());
   tools.push_back(make_crystal_load_capacitors());
+  tools.push_back(make_can_bit_timing());
   tools.push_back(make_voltage_divider());
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());
