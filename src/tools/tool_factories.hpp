@@ -29,5 +29,6 @@ catalog::Tool make_rc_filter();            // electronics
 catalog::Tool make_lora_time_on_air();         // iot-mcu
 catalog::Tool make_crystal_load_capacitors();  // iot-mcu
 catalog::Tool make_can_bit_timing();           // iot-mcu
+catalog::Tool make_timer_pwm_frequency();      // iot-mcu
 
 }  // namespace toolcalc::tools
