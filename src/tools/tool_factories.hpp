@@ -31,5 +31,6 @@ catalog::Tool make_crystal_load_capacitors();  // iot-mcu
 catalog::Tool make_can_bit_timing();           // iot-mcu
 catalog::Tool make_timer_pwm_frequency();      // iot-mcu
 catalog::Tool make_supercap_holdup_time();     // iot-mcu
+catalog::Tool make_solar_harvesting_budget();  // iot-mcu
 
 }  // namespace toolcalc::tools
