@@ -26,6 +26,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_supercap_holdup_time());
   tools.push_back(make_solar_harvesting_budget());
   tools.push_back(make_coin_cell_pulse_drop());
+  tools.push_back(make_adc_sampling_time());
   tools.push_back(make_voltage_divider());
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());

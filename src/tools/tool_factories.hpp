@@ -33,5 +33,6 @@ catalog::Tool make_timer_pwm_frequency();      // iot-mcu
 catalog::Tool make_supercap_holdup_time();     // iot-mcu
 catalog::Tool make_solar_harvesting_budget();  // iot-mcu
 catalog::Tool make_coin_cell_pulse_drop();     // iot-mcu
+catalog::Tool make_adc_sampling_time();        // iot-mcu
 
 }  // namespace toolcalc::tools
