@@ -27,6 +27,14 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_uart_baud_error());
   tools.push_back(make_i2c_pullup_resistor());
   tools.push_back(make_adc_resolution());
+  tools.push_back(make_lora_time_on_air());
+  tools.push_back(make_crystal_load_capacitors());
+  tools.push_back(make_can_bit_timing());
+  tools.push_back(make_timer_pwm_frequency());
+  tools.push_back(make_supercap_holdup_time());
+  tools.push_back(make_solar_harvesting_budget());
+  tools.push_back(make_coin_cell_pulse_drop());
+  tools.push_back(make_adc_sampling_time());
   tools.push_back(make_voltage_divider());
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());

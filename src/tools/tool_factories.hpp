@@ -50,4 +50,13 @@ catalog::Tool make_raid_capacity();           // programming-dev
 catalog::Tool make_token_bucket();            // programming-dev
 catalog::Tool make_password_entropy();        // programming-dev
 
+catalog::Tool make_lora_time_on_air();         // iot-mcu
+catalog::Tool make_crystal_load_capacitors();  // iot-mcu
+catalog::Tool make_can_bit_timing();           // iot-mcu
+catalog::Tool make_timer_pwm_frequency();      // iot-mcu
+catalog::Tool make_supercap_holdup_time();     // iot-mcu
+catalog::Tool make_solar_harvesting_budget();  // iot-mcu
+catalog::Tool make_coin_cell_pulse_drop();     // iot-mcu
+catalog::Tool make_adc_sampling_time();        // iot-mcu
+
 }  // namespace toolcalc::tools
