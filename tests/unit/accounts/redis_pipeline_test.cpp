@@ -108,12 +108,12 @@ class RedisPipelineTest : public ::testing::Test {
 
 struct Outcome {
   bool called = false;
-  RateAndQuotaStep step;
+  store::RateAndQuotaStep step;
   std::exception_ptr error;
 };
 
-SharedCounters::StepDone record(Outcome& o) {
-  return [&o](const RateAndQuotaStep& s, std::exception_ptr e) {
+store::SharedCounters::StepDone record(Outcome& o) {
+  return [&o](const store::RateAndQuotaStep& s, std::exception_ptr e) {
     EXPECT_FALSE(o.called) << "a step completed twice";
     o.called = true;
     o.step = s;
@@ -123,7 +123,7 @@ SharedCounters::StepDone record(Outcome& o) {
 
 // The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
 // the blocking calls must take it.
-bool start_step(SharedCounters& counters, Outcome& o) {
+bool start_step(store::SharedCounters& counters, Outcome& o) {
   return counters.start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o));
 }
 
