@@ -25,7 +25,8 @@ Phases (environment variables, defaults in brackets):
      counters: user-space instructions, a breakdown by function and call counts.
   5. micro-benchmarks (BENCH_MICRO [1]): build-release/bench/micro_bench, filtered by
      BENCH_MICRO_FILTER (default: every tool's full path and envelope, the step
-     breakdown of the battery tool only; run micro_bench yourself for all of it).
+     breakdown of the battery tool only, the Redis pipeline's codec against hiredis's;
+     run micro_bench yourself for all of it).
   6. scaling (BENCH_SCALING [1]): toolcalc --threads 2 against nginx with 2 workers, wrk -t2,
      at BENCH_SCALING_CONNECTIONS ["64 256"], BENCH_SHORT_SECONDS per run.
   7. shared store (BENCH_REDIS [1]; BENCH_REDIS_ONLY=1 runs this phase alone): execute at
@@ -842,7 +843,7 @@ def micro(report, build_dir, work):
     binary = os.path.join(build_dir, "bench", "micro_bench")
     out_json = os.path.join(work, "micro.json")
     flt = os.environ.get("BENCH_MICRO_FILTER",
-                         r"^(tool/|handle\.|part/|http/|tool\.[a-z]+/mcu-deep-sleep-battery$)")
+                         r"^(tool/|handle\.|part/|http/|redis/|tool\.[a-z]+/mcu-deep-sleep-battery$)")
     p = subprocess.run([binary, "--benchmark_min_time=0.2", f"--benchmark_filter={flt}",
                         f"--benchmark_out={out_json}",
                         "--benchmark_out_format=json"], capture_output=True, text=True,

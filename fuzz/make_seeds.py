@@ -276,7 +276,62 @@ def config_seeds():
         write("fuzz_config", name, bytes([selector]) + text.encode())
 
 
+# ---------------------------------------------------------------- fuzz_resp
+
+def rate_reply(steps):
+    """The reply of the rate-steps script (src/store/redis_counters.cpp): {allowed, used,
+    allowed, used} per step."""
+    out = f"*{4 * steps}\r\n"
+    for i in range(steps):
+        out += f":1\r\n:{7 + i}\r\n:1\r\n:{5000 + i}\r\n"
+    return out
+
+
+def resp_seeds():
+    # What Redis sends the pipeline (replies), and a command's arguments cut at 0xFF
+    # (fuzz_resp.cpp reads the input both ways).
+    seeds = {
+        "rate-1": rate_reply(1),
+        "rate-4": rate_reply(4),
+        "rate-refused": "*4\r\n:0\r\n:60\r\n:0\r\n:0\r\n",
+        "rate-then-release": rate_reply(2) + ":41\r\n",
+        "status-ok": "+OK\r\n",
+        "noscript": "-NOSCRIPT No matching script. Please use EVAL.\r\n",
+        "misconf": "-MISCONF Errors writing to the AOF file: No space left on device\r\n",
+        "auth-then-select": "+OK\r\n+OK\r\n" + rate_reply(1),
+        "bulk": "$5\r\nhello\r\n",
+        "bulk-crlf-inside": "$5\r\na\r\nbc\r\n",
+        "bulk-empty": "$0\r\n\r\n",
+        "bulk-nil": "$-1\r\n",
+        "array-nil": "*-1\r\n",
+        "array-empty": "*0\r\n",
+        "nested": "*2\r\n*2\r\n:1\r\n$1\r\nx\r\n*1\r\n*0\r\n",
+        "nested-8": "*1\r\n" * 8 + ":1\r\n",
+        "exec-with-error": "*3\r\n+OK\r\n-ERR wrong type\r\n:3\r\n",
+        "hgetall": "*4\r\n$6\r\nprefix\r\n$12\r\ntc_live_abcd\r\n$4\r\nplan\r\n$3\r\npro\r\n",
+        "integers-edge": ":0\r\n:-1\r\n:9223372036854775807\r\n:-9223372036854775808\r\n",
+        "integer-leading-zero": ":007\r\n",
+        "integer-minus-zero": ":-0\r\n",
+        "integer-overflow": ":9223372036854775808\r\n",
+        "cut-in-array": rate_reply(2)[:-3],
+        "cut-in-bulk": "$10\r\nhello",
+        "bulk-without-crlf": "$3\r\nabcXY",
+        "bulk-too-long": "$536870913\r\n",
+        "array-too-long": "*2147483648\r\n",
+        "bare-cr": "+O\rK\r\n",
+        "bare-lf": "+OK\n:1\r\n",
+        "http-not-resp": "HTTP/1.1 200 OK\r\n\r\n",
+        "resp3-double": ",1.5\r\n",
+        "command-evalsha": "EVALSHA\xff" + "a" * 40 + "\xff2\xfftc:rate:{17}:1795000000\xff"
+                           "tc:quota:{key:17}:2026-11\xff1\xff600\xff120\xff100000",
+        "command-crlf-args": "SET\xffk\r\n\xff\xff$3\r\n*1",
+    }
+    for name, text in seeds.items():
+        write("fuzz_resp", name, text.encode("latin-1"))
+
+
 def main():
+    resp_seeds()
     binary = os.environ.get("TOOLCALC_BIN", str(ROOT / "build" / "toolcalc"))
     tools = fetch_tools(binary)
     tool_seeds(tools)

@@ -5,4 +5,5 @@ namespace toolcalc::bench {
 void register_tool_benchmarks();
 void register_service_benchmarks();
 void register_http_benchmarks();
+void register_redis_codec_benchmarks();
 }  // namespace toolcalc::bench

@@ -7,9 +7,10 @@
 #include <exception>
 #include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "store/store_errors.hpp"
 
 namespace toolcalc::accounts {
 
@@ -67,13 +68,11 @@ struct QuotaStatus {
   std::string resets_at;  // ISO-8601 UTC
 };
 
-// The store holding the counts (a shared one: Redis) cannot be reached or refused the
-// update. Nothing was counted for the request: the API answers 503 STORE_UNAVAILABLE and
-// does not run it (fail closed; docs/api.md). The message is for the operator's log.
-class StoreUnavailable : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// What the counting calls below throw when the store holding the counts (a shared one:
+// Redis) cannot count: nothing was counted, so the API answers 503 STORE_UNAVAILABLE and
+// does not run the request (fail closed). The store defines it (store/store_errors.hpp);
+// the API layer names it here, with the rest of what AccessControl promises.
+using store::StoreUnavailable;
 
 // What the rate step of a request produced (take_rate_unit_for_execution's two results).
 struct RateStep {

@@ -28,7 +28,7 @@ QuotaReservation unlimited_reservation(int64_t now_s, int64_t units) {
 }
 
 QuotaReservation reservation(const UtcMonthText& month, int64_t now_s, int64_t limit,
-                             const CounterStep& step, int64_t units) {
+                             const store::CounterStep& step, int64_t units) {
   QuotaReservation r;
   r.allowed = step.allowed;
   r.units = step.allowed ? units : 0;
@@ -44,7 +44,7 @@ QuotaReservation reservation(const UtcMonthText& month, int64_t now_s, int64_t l
 // from the counters' step: the rate decision and, when the unit was allowed, the quota
 // reservation made with it.
 RateStep rate_step(const WindowBounds& w, int64_t limit, std::optional<int64_t> quota_limit,
-                   const RateAndQuotaStep& s) {
+                   const store::RateAndQuotaStep& s) {
   RateStep step;
   step.rate = rate_decision(w, limit, s.rate.used, s.rate.allowed);
   if (quota_limit && s.rate.allowed)
@@ -55,8 +55,9 @@ RateStep rate_step(const WindowBounds& w, int64_t limit, std::optional<int64_t> 
 }  // namespace
 
 SharedAccounts::SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
-                               std::unique_ptr<SharedCounters> counters, std::vector<Plan> plans,
-                               const Clock& clock, std::chrono::milliseconds key_refresh_interval)
+                               std::unique_ptr<store::SharedCounters> counters,
+                               std::vector<Plan> plans, const Clock& clock,
+                               std::chrono::milliseconds key_refresh_interval)
     : store_(std::move(keys_store)),
       counters_(std::move(counters)),
       plans_(std::move(plans)),
@@ -111,7 +112,7 @@ AuthResult SharedAccounts::authenticate(std::optional<std::string_view> authoriz
 RateDecision SharedAccounts::take_rate_unit(const Caller& caller) {
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
   const int64_t limit = caller.plan.rate_per_minute;
-  const CounterStep s = counters_->take_rate(caller.subject, w.start_s, limit);
+  const store::CounterStep s = counters_->take_rate(caller.subject, w.start_s, limit);
   return rate_decision(w, limit, s.used, s.allowed);
 }
 
@@ -136,7 +137,7 @@ bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, R
       for_execution && has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
   return counters_->start_rate_step(
       caller.subject, w.start_s, limit, caller.key_id, utc_month_text(w.now_s).period, quota_limit,
-      [w, limit, quota_limit, done = std::move(done)](const RateAndQuotaStep& s,
+      [w, limit, quota_limit, done = std::move(done)](const store::RateAndQuotaStep& s,
                                                       std::exception_ptr error) {
         done(error ? RateStep{} : rate_step(w, limit, quota_limit, s), error);
       });

@@ -19,9 +19,9 @@
 #include "accounts/access_control.hpp"
 #include "accounts/background_loop.hpp"
 #include "accounts/key_cache.hpp"
-#include "accounts/shared_counters.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
+#include "store/shared_counters.hpp"
 
 namespace toolcalc::accounts {
 
@@ -29,7 +29,7 @@ class SharedAccounts final : public AccessControl {
  public:
   // Loads the keys before returning (throws what the store throws when it cannot).
   SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
-                 std::unique_ptr<SharedCounters> counters, std::vector<Plan> plans,
+                 std::unique_ptr<store::SharedCounters> counters, std::vector<Plan> plans,
                  const Clock& clock, std::chrono::milliseconds key_refresh_interval);
   ~SharedAccounts() override;  // stop()
   SharedAccounts(const SharedAccounts&) = delete;
@@ -59,7 +59,7 @@ class SharedAccounts final : public AccessControl {
   void refresh_in_background();  // reports a failing refresh once per outage
 
   std::unique_ptr<store::AccountStore> store_;
-  std::unique_ptr<SharedCounters> counters_;
+  std::unique_ptr<store::SharedCounters> counters_;
   std::vector<Plan> plans_;
   const Clock& clock_;
   std::chrono::milliseconds refresh_interval_;

@@ -37,8 +37,11 @@ void check_example(const std::string& who, const ToolDescriptor& t, const ToolEx
     return;
   }
   for (const auto& [key, value] : expected.get_object()) {
-    const auto out = std::find_if(t.outputs.begin(), t.outputs.end(),
-                                  [&](const OutputDescriptor& o) { return o.key == key; });
+    // An init-capture: clang 14 (`make fuzz`) cannot capture a structured binding itself
+    // (C++20's P1091, implemented in clang 16).
+    const auto out =
+        std::find_if(t.outputs.begin(), t.outputs.end(),
+                     [&name = key](const OutputDescriptor& o) { return o.key == name; });
     if (out == t.outputs.end()) {
       problems.push_back(where + ": expected names no output '" + std::string(key) + "'");
       continue;

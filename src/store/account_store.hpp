@@ -6,19 +6,14 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-namespace toolcalc::store {
+#include "store/store_errors.hpp"
 
-// A store that cannot be opened, read or written. The message names the database file.
-class StoreError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace toolcalc::store {
 
 struct KeyRecord {
   int64_t id = 0;

@@ -11,8 +11,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "accounts/access_control.hpp"
-#include "store/account_store.hpp"
+#include "store/store_errors.hpp"
 
 namespace toolcalc::store {
 namespace {
@@ -168,7 +167,7 @@ void RedisClient::report_failure(const std::string& why) {
 
 void RedisClient::unreachable(const std::string& why) {
   report_failure(why);
-  throw accounts::StoreUnavailable("redis " + options_.url() + ": " + why);
+  throw StoreUnavailable("redis " + options_.url() + ": " + why);
 }
 
 void RedisClient::report_success() {
@@ -243,8 +242,8 @@ RedisValue RedisClient::run_once(Connection& c, const std::vector<std::string_vi
 
 RedisValue RedisClient::run(const std::vector<std::string_view>& args) {
   if (failing_fast())
-    throw accounts::StoreUnavailable("redis " + options_.url() +
-                                     ": unreachable a moment ago; not retried yet");
+    throw StoreUnavailable("redis " + options_.url() +
+                           ": unreachable a moment ago; not retried yet");
   for (int attempt = 0;; ++attempt) {
     Connection& c = connection();
     const bool reused = c.used;

@@ -64,8 +64,8 @@ class RedisClient {
   RedisClient(const RedisClient&) = delete;
   RedisClient& operator=(const RedisClient&) = delete;
 
-  // Throws accounts::StoreUnavailable when Redis cannot be reached or does not answer in
-  // time, store::StoreError when it answers with an error.
+  // Throws StoreUnavailable when Redis cannot be reached or does not answer in time,
+  // StoreError when it answers with an error (store_errors.hpp).
   RedisValue command(std::initializer_list<std::string_view> args);
   RedisValue command(const std::vector<std::string>& args);
   RedisValue eval(const RedisScript& script, const std::vector<std::string>& keys,

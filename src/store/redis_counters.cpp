@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "accounts/access_control.hpp"
 #include "core/event_loop.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_pipeline.hpp"
 #include "store/redis_store.hpp"
+#include "store/store_errors.hpp"
 
 namespace toolcalc::store {
 namespace {
@@ -98,7 +98,7 @@ if q <= 0 then return 0 end
 return redis.call('DECRBY', KEYS[1], math.min(q, tonumber(ARGV[1])))
 )lua");
 
-accounts::CounterStep step(const RedisValue& v, size_t at) {
+CounterStep step(const RedisValue& v, size_t at) {
   if (v.type != RedisValue::Type::Array || v.elements.size() < at + 2)
     throw StoreError("redis: unexpected reply from a counter script");
   return {v.elements[at].as_integer() == 1, v.elements[at + 1].as_integer()};
@@ -122,8 +122,8 @@ struct RateSteps {
 };
 
 // Step i of a kTakeRateSteps reply (the quota's half left empty without a quota).
-accounts::RateAndQuotaStep rate_step_result(const RedisValue& v, size_t i, bool with_quota) {
-  return {step(v, 4 * i), with_quota ? step(v, 4 * i + 2) : accounts::CounterStep{}};
+RateAndQuotaStep rate_step_result(const RedisValue& v, size_t i, bool with_quota) {
+  return {step(v, 4 * i), with_quota ? step(v, 4 * i + 2) : CounterStep{}};
 }
 
 // An error reply (MISCONF when Redis cannot write its AOF, OOM, READONLY on a replica)
@@ -133,7 +133,7 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (const StoreError& e) {
-    throw accounts::StoreUnavailable(e.what());
+    throw StoreUnavailable(e.what());
   }
 }
 
@@ -144,29 +144,27 @@ RedisOptions with_state_log(RedisOptions o) {
   return o;
 }
 
-class RedisCounters final : public accounts::SharedCounters {
+class RedisCounters final : public SharedCounters {
  public:
   explicit RedisCounters(RedisOptions options) : redis_(with_state_log(std::move(options))) {}
 
-  accounts::CounterStep take_rate(std::string_view subject, int64_t window_start_s,
-                                  int64_t limit) override {
+  CounterStep take_rate(std::string_view subject, int64_t window_start_s, int64_t limit) override {
     RateSteps c;
     c.add(subject, window_start_s, limit, 0, {}, std::nullopt);
     return guarded([&] { return step(redis_.eval(kTakeRateSteps, c.keys, c.args), 0); });
   }
 
-  accounts::RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
-                                                 int64_t rate_limit, int64_t key_id,
-                                                 std::string_view period,
-                                                 int64_t quota_limit) override {
+  RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
+                                       int64_t rate_limit, int64_t key_id, std::string_view period,
+                                       int64_t quota_limit) override {
     RateSteps c;
     c.add(subject, window_start_s, rate_limit, key_id, period, quota_limit);
     return guarded(
         [&] { return rate_step_result(redis_.eval(kTakeRateSteps, c.keys, c.args), 0, true); });
   }
 
-  accounts::CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
-                                      int64_t units) override {
+  CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
+                            int64_t units) override {
     return guarded([&] {
       return step(redis_.eval(kReserveQuota, {redis_keys::quota(key_id, period)},
                               {std::to_string(limit), std::to_string(units)}),
@@ -240,7 +238,7 @@ class RedisCounters final : public accounts::SharedCounters {
                   std::move(batch.call.args), [waiting](RedisValue&& v, std::exception_ptr error) {
                     for (size_t i = 0; i < waiting->size(); ++i) {
                       WaitingStep& w = (*waiting)[i];
-                      accounts::RateAndQuotaStep result;
+                      RateAndQuotaStep result;
                       std::exception_ptr step_error = error;
                       try {
                         result = guarded([&] {
@@ -265,7 +263,7 @@ class RedisCounters final : public accounts::SharedCounters {
 
 }  // namespace
 
-std::unique_ptr<accounts::SharedCounters> open_redis_counters(const RedisOptions& options) {
+std::unique_ptr<SharedCounters> open_redis_counters(const RedisOptions& options) {
   return std::make_unique<RedisCounters>(options);
 }
 

@@ -20,9 +20,8 @@
 #include <memory>
 #include <unordered_map>
 
-#include "accounts/access_control.hpp"
-#include "store/account_store.hpp"
 #include "store/resp.hpp"
+#include "store/store_errors.hpp"
 
 namespace toolcalc::store {
 namespace {
@@ -289,33 +288,33 @@ void send_eval(net::io_context& loop, RedisClient& client, const RedisScript& sc
     argv[1] = script.body;
   }
   resp::append_command(command, argv.data(), argv.size());
-  pipeline_call(loop, client, command,
-                [&loop, &client, &script, by_body, keys = std::move(keys), args = std::move(args),
-                 done = std::move(done)](PipelineReply&& reply) mutable {
-                  RedisValue value;
-                  std::exception_ptr error;
-                  try {
-                    if (!reply.failure.empty())
-                      throw accounts::StoreUnavailable("redis " + client.options().url() + ": " +
-                                                       reply.failure);
-                    if (!reply.error_reply) {
-                      value = std::move(reply.value);
-                    } else if (!by_body && reply.value.str.starts_with("NOSCRIPT")) {
-                      // Not in Redis's script cache (a restart, SCRIPT FLUSH): the EVALSHA ran
-                      // nothing, so EVAL sends the body on this same live connection, runs it
-                      // once and caches it. (The blocking client's connection of this thread
-                      // may still point at the Redis before the restart.)
-                      send_eval(loop, client, script, std::move(keys), std::move(args),
-                                std::move(done), true);
-                      return;
-                    } else {
-                      throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
-                    }
-                  } catch (...) {
-                    error = std::current_exception();
-                  }
-                  done(std::move(value), error);
-                });
+  pipeline_call(
+      loop, client, command,
+      [&loop, &client, &script, by_body, keys = std::move(keys), args = std::move(args),
+       done = std::move(done)](PipelineReply&& reply) mutable {
+        RedisValue value;
+        std::exception_ptr error;
+        try {
+          if (!reply.failure.empty())
+            throw StoreUnavailable("redis " + client.options().url() + ": " + reply.failure);
+          if (!reply.error_reply) {
+            value = std::move(reply.value);
+          } else if (!by_body && reply.value.str.starts_with("NOSCRIPT")) {
+            // Not in Redis's script cache (a restart, SCRIPT FLUSH): the EVALSHA ran
+            // nothing, so EVAL sends the body on this same live connection, runs it
+            // once and caches it. (The blocking client's connection of this thread
+            // may still point at the Redis before the restart.)
+            send_eval(loop, client, script, std::move(keys), std::move(args), std::move(done),
+                      true);
+            return;
+          } else {
+            throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
+          }
+        } catch (...) {
+          error = std::current_exception();
+        }
+        done(std::move(value), error);
+      });
 }
 
 }  // namespace

@@ -3,14 +3,16 @@
 #include <charconv>
 #include <cstdint>
 
-#include "store/account_store.hpp"
+#include "store/store_errors.hpp"
 
 namespace toolcalc::store::resp {
 namespace {
 
 // Nesting deeper than any reply of ours (counter scripts answer flat arrays): a guard
-// against a hostile or broken peer, not a limit of the protocol.
+// against a hostile or broken peer, not a limit of the protocol. hiredis's reader stops at
+// the same depth (arrays nested 8 deep), as it does at the same element count.
 constexpr int kMaxDepth = 8;
+constexpr int64_t kMaxElements = INT32_MAX;
 constexpr int64_t kMaxBulk = 512LL * 1024 * 1024;  // Redis's proto-max-bulk-len default
 
 void append_length(std::string& out, char type, std::size_t n) {
@@ -33,10 +35,15 @@ std::size_t line_end(std::string_view in, std::size_t at) {
   return cr;
 }
 
+// An integer as Redis writes one: decimal, no sign but '-', no leading zero, no "-0" (the
+// form hiredis's reader requires too).
 int64_t parse_integer(std::string_view text) {
   int64_t v = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    protocol_error("not an integer");
+  const std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+  if (digits.starts_with('0') && (digits.size() > 1 || digits.size() < text.size()))
     protocol_error("not an integer");
   return v;
 }
@@ -44,6 +51,11 @@ int64_t parse_integer(std::string_view text) {
 // Parses from in[at]; returns the position after the reply, or npos when incomplete.
 std::size_t parse_at(std::string_view in, std::size_t at, RedisValue& out, bool& error, int depth) {
   if (at >= in.size()) return std::string_view::npos;
+  // The type byte is judged as soon as it arrives, as hiredis's reader does: bytes that
+  // are not RESP fail the connection now, not at the command timeout.
+  if (std::string_view("+-:$*").find(in[at]) == std::string_view::npos)
+    protocol_error("unknown type byte");
+  if (in[at] == '*' && depth >= kMaxDepth) protocol_error("arrays nested too deep");
   const std::size_t end = line_end(in, at + 1);
   if (end == std::string_view::npos) return std::string_view::npos;
   const std::string_view line = in.substr(at + 1, end - at - 1);
@@ -68,7 +80,8 @@ std::size_t parse_at(std::string_view in, std::size_t at, RedisValue& out, bool&
         out.type = RedisValue::Type::Nil;
         return next;
       }
-      if (n < 0 || n > kMaxBulk) protocol_error("bad bulk length");
+      if (n < 0) protocol_error("bad bulk length");
+      if (n > kMaxBulk) protocol_error("bulk string longer than 512 MiB");
       const auto len = static_cast<std::size_t>(n);
       if (in.size() < next + len + 2) return std::string_view::npos;
       if (in[next + len] != '\r' || in[next + len + 1] != '\n')
@@ -83,7 +96,7 @@ std::size_t parse_at(std::string_view in, std::size_t at, RedisValue& out, bool&
         out.type = RedisValue::Type::Nil;
         return next;
       }
-      if (n < 0 || depth >= kMaxDepth) protocol_error("bad array");
+      if (n < 0 || n > kMaxElements) protocol_error("bad array length");
       // No reserve from the peer's count: elements are appended as they parse.
       out.type = RedisValue::Type::Array;
       out.elements.clear();

@@ -90,6 +90,17 @@ TEST(Resp, BytesThatAreNotRespAreAnError) {
   EXPECT_THROW(store::resp::parse_reply(":12x\r\n", v), store::StoreError);
   EXPECT_THROW(store::resp::parse_reply("$3\r\nabcd\r\n", v), store::StoreError);
   EXPECT_THROW(store::resp::parse_reply("+OK\rX", v), store::StoreError);
+  // Integers as Redis writes them, as hiredis's reader requires them.
+  EXPECT_THROW(store::resp::parse_reply(":007\r\n", v), store::StoreError);
+  EXPECT_THROW(store::resp::parse_reply(":-0\r\n", v), store::StoreError);
+  EXPECT_THROW(store::resp::parse_reply("*2147483648\r\n", v), store::StoreError);
+  // A wrong type byte fails at once, without waiting for a CRLF that may never come.
+  EXPECT_THROW(store::resp::parse_reply("H", v), store::StoreError);
+  // Arrays nest 8 deep at most (hiredis's limit too).
+  std::string nested;
+  for (int i = 0; i < 8; ++i) nested += "*1\r\n";
+  EXPECT_EQ(store::resp::parse_reply(nested + ":1\r\n", v).status, store::resp::ParseStatus::Value);
+  EXPECT_THROW(store::resp::parse_reply(nested + "*", v), store::StoreError);
 }
 
 // ---------------------------------------------------------------- against redis-server
@@ -108,12 +119,12 @@ class RedisPipelineTest : public ::testing::Test {
 
 struct Outcome {
   bool called = false;
-  RateAndQuotaStep step;
+  store::RateAndQuotaStep step;
   std::exception_ptr error;
 };
 
-SharedCounters::StepDone record(Outcome& o) {
-  return [&o](const RateAndQuotaStep& s, std::exception_ptr e) {
+store::SharedCounters::StepDone record(Outcome& o) {
+  return [&o](const store::RateAndQuotaStep& s, std::exception_ptr e) {
     EXPECT_FALSE(o.called) << "a step completed twice";
     o.called = true;
     o.step = s;
@@ -123,7 +134,7 @@ SharedCounters::StepDone record(Outcome& o) {
 
 // The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
 // the blocking calls must take it.
-bool start_step(SharedCounters& counters, Outcome& o) {
+bool start_step(store::SharedCounters& counters, Outcome& o) {
   return counters.start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o));
 }
 

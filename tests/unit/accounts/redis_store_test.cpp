@@ -52,7 +52,9 @@ class RedisTest : public ::testing::Test {
     store::RedisClient(options_).command({"FLUSHDB"});
   }
   std::unique_ptr<store::AccountStore> open_store() { return store::open_redis_store(options_); }
-  std::unique_ptr<SharedCounters> open_counters() { return store::open_redis_counters(options_); }
+  std::unique_ptr<store::SharedCounters> open_counters() {
+    return store::open_redis_counters(options_);
+  }
   std::unique_ptr<SharedAccounts> open_accounts(const Clock& clock) {
     return std::make_unique<SharedAccounts>(open_store(), open_counters(), test_plans(), clock,
                                             std::chrono::milliseconds(50));
@@ -144,7 +146,7 @@ TEST_F(RedisTest, UsageIsListedPerPeriodAndNeverNegative) {
 TEST_F(RedisTest, RateWindowAllowsExactlyTheLimitAcrossClients) {
   // Four "instances" (own clients), four threads each, against one limit.
   constexpr int kLimit = 37, kClients = 4, kThreads = 4, kCallsPerThread = 25;
-  std::vector<std::unique_ptr<SharedCounters>> clients;
+  std::vector<std::unique_ptr<store::SharedCounters>> clients;
   for (int i = 0; i < kClients; ++i) clients.push_back(open_counters());
   std::atomic<int> allowed{0};
   std::vector<std::thread> threads;
@@ -169,7 +171,7 @@ TEST_F(RedisTest, QuotaReservesUpToTheLimitAndReleases) {
   auto c = open_counters();
   EXPECT_EQ(c->reserve_quota(7, "2026-11", 2, 1).used, 1);
   EXPECT_TRUE(c->reserve_quota(7, "2026-11", 2, 1).allowed);
-  const CounterStep refused = c->reserve_quota(7, "2026-11", 2, 1);
+  const store::CounterStep refused = c->reserve_quota(7, "2026-11", 2, 1);
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.used, 2);
   c->release_quota(7, "2026-11", 1);
@@ -181,7 +183,7 @@ TEST_F(RedisTest, QuotaReservesUpToTheLimitAndReleases) {
   // Several units (a sweep): all or none, and given back in part.
   EXPECT_FALSE(c->reserve_quota(8, "2026-11", 10, 11).allowed);
   EXPECT_EQ(c->quota_used(8, "2026-11"), 0);
-  const CounterStep ten = c->reserve_quota(8, "2026-11", 10, 10);
+  const store::CounterStep ten = c->reserve_quota(8, "2026-11", 10, 10);
   EXPECT_TRUE(ten.allowed);
   EXPECT_EQ(ten.used, 10);
   EXPECT_FALSE(c->reserve_quota(8, "2026-11", 10, 1).allowed);

@@ -1,15 +1,16 @@
 #pragma once
-// The counters of SharedAccounts, kept by a store every instance of a fleet shares
-// (store/redis_store.hpp: Redis), so that a key's limits hold across the fleet. Every
-// step is atomic in the store; none is cached or batched in the process, so a count is
-// in the store before the client hears about it. Every call may throw StoreUnavailable.
+// Rate windows and monthly quotas kept by a store every instance of a fleet shares
+// (redis_store.hpp: Redis), so that a key's limits hold across the fleet; what
+// accounts::SharedAccounts counts with. Every step is atomic in the store; none is cached
+// or batched in the process, so a count is in the store before the client hears about it.
+// Every call may throw StoreUnavailable (store_errors.hpp).
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <string_view>
 
-namespace toolcalc::accounts {
+namespace toolcalc::store {
 
 struct CounterStep {
   bool allowed = false;
@@ -59,4 +60,4 @@ class SharedCounters {
   virtual int64_t quota_used(int64_t key_id, std::string_view period) = 0;
 };
 
-}  // namespace toolcalc::accounts
+}  // namespace toolcalc::store
