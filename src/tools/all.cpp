@@ -52,7 +52,6 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_lc_resonance());
   tools.push_back(make_stored_energy());
   tools.push_back(make_waveform_rms());
-  // Each tool helper adds its line here.
   return tools;
 }
 
