@@ -27,13 +27,17 @@ std::string body(double v, const std::string& location) {
 }
 
 double spacing(double v, const std::string& location) {
-  return std::get<catalog::Outputs>(compute_body(tool(), body(v, location))).number("min_spacing_mm");
+  return std::get<catalog::Outputs>(compute_body(tool(), body(v, location)))
+      .number("min_spacing_mm");
 }
 
-const std::vector<std::string> kClasses = {
-    "B1-internal", "B2-external-uncoated-sea-level", "B3-external-uncoated-above-3050m",
-    "B4-external-permanent-polymer-coating", "A5-external-conformal-coating-assembly",
-    "A6-component-lead-uncoated", "A7-component-lead-conformal-coating"};
+const std::vector<std::string> kClasses = {"B1-internal",
+                                           "B2-external-uncoated-sea-level",
+                                           "B3-external-uncoated-above-3050m",
+                                           "B4-external-permanent-polymer-coating",
+                                           "A5-external-conformal-coating-assembly",
+                                           "A6-component-lead-uncoated",
+                                           "A7-component-lead-conformal-coating"};
 
 TEST(ConductorSpacing, DescriptorMatchesDocPage) {
   const auto& d = tool().descriptor;
@@ -46,25 +50,25 @@ TEST(ConductorSpacing, DescriptorMatchesDocPage) {
                                    .default_value = std::string("B2-external-uncoated-sea-level"),
                                    .options = kClasses},
                               });
-  tool_test::expect_outputs(d, {
-                                   {"min_spacing_mm", OutputType::Number, "mm", 4},
-                                   {"min_spacing_mil", OutputType::Number, "mil", 2},
-                                   {.key = "voltage_band",
-                                    .type = OutputType::String,
-                                    .unit = std::nullopt,
-                                    .options = {"0–15 V", "16–30 V", "31–50 V", "51–100 V",
-                                                "101–150 V", "151–170 V", "171–250 V",
-                                                "251–300 V", "301–500 V", "> 500 V"}},
-                               });
+  tool_test::expect_outputs(
+      d, {
+             {"min_spacing_mm", OutputType::Number, "mm", 4},
+             {"min_spacing_mil", OutputType::Number, "mil", 2},
+             {.key = "voltage_band",
+              .type = OutputType::String,
+              .unit = std::nullopt,
+              .options = {"0–15 V", "16–30 V", "31–50 V", "51–100 V", "101–150 V", "151–170 V",
+                          "171–250 V", "251–300 V", "301–500 V", "> 500 V"}},
+         });
 }
 
 // IPC-2221B Table 6-1 as tabulated in KiCad's panel_electrical_spacing_ipc2221.cpp.
 TEST(ConductorSpacing, TableRows) {
   const double table[9][7] = {
-      {0.05, 0.1, 0.1, 0.05, 0.13, 0.13, 0.13},  {0.05, 0.1, 0.1, 0.05, 0.13, 0.25, 0.13},
-      {0.1, 0.6, 0.6, 0.13, 0.13, 0.4, 0.13},    {0.1, 0.6, 1.5, 0.13, 0.13, 0.5, 0.13},
-      {0.2, 0.6, 3.2, 0.4, 0.4, 0.8, 0.4},       {0.2, 1.25, 3.2, 0.4, 0.4, 0.8, 0.4},
-      {0.2, 1.25, 6.4, 0.4, 0.4, 0.8, 0.4},      {0.2, 1.25, 12.5, 0.4, 0.4, 0.8, 0.8},
+      {0.05, 0.1, 0.1, 0.05, 0.13, 0.13, 0.13}, {0.05, 0.1, 0.1, 0.05, 0.13, 0.25, 0.13},
+      {0.1, 0.6, 0.6, 0.13, 0.13, 0.4, 0.13},   {0.1, 0.6, 1.5, 0.13, 0.13, 0.5, 0.13},
+      {0.2, 0.6, 3.2, 0.4, 0.4, 0.8, 0.4},      {0.2, 1.25, 3.2, 0.4, 0.4, 0.8, 0.4},
+      {0.2, 1.25, 6.4, 0.4, 0.4, 0.8, 0.4},     {0.2, 1.25, 12.5, 0.4, 0.4, 0.8, 0.8},
       {0.25, 2.5, 12.5, 0.8, 0.8, 1.5, 0.8}};
   const double tops[9] = {15, 30, 50, 100, 150, 170, 250, 300, 500};
   for (int row = 0; row < 9; ++row)

@@ -40,13 +40,14 @@ catalog::Outputs outputs(const std::string& b) {
 TEST(DifferentialMicrostripImpedance, DescriptorMatchesDocPage) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.standard, std::nullopt);
-  tool_test::expect_inputs(d, {
-                                  {"trace_width_mm", InputType::Number, "mm", 0.01, 20, 0.01, 0.15},
-                                  {"trace_spacing_mm", InputType::Number, "mm", 0.01, 20, 0.01, 0.2},
-                                  {"dielectric_height_mm", InputType::Number, "mm", 0.02, 10, 0.01, 0.2},
-                                  {"copper_thickness_um", InputType::Number, "µm", 0, 200, 1, 35.0},
-                                  {"dielectric_constant", InputType::Number, "", 1, 18, 0.01, 4.3},
-                              });
+  tool_test::expect_inputs(
+      d, {
+             {"trace_width_mm", InputType::Number, "mm", 0.01, 20, 0.01, 0.15},
+             {"trace_spacing_mm", InputType::Number, "mm", 0.01, 20, 0.01, 0.2},
+             {"dielectric_height_mm", InputType::Number, "mm", 0.02, 10, 0.01, 0.2},
+             {"copper_thickness_um", InputType::Number, "µm", 0, 200, 1, 35.0},
+             {"dielectric_constant", InputType::Number, "", 1, 18, 0.01, 4.3},
+         });
   tool_test::expect_outputs(
       d, {
              {"z_diff_ohm", OutputType::Number, "Ω", 2},
@@ -98,7 +99,8 @@ TEST(DifferentialMicrostripImpedance, PropertiesOverRandomValidInputs) {
     ASSERT_LT(o.number("z_odd_ohm"), o.number("z_even_ohm"));
     ASSERT_NEAR(o.number("z_diff_ohm"), 2 * o.number("z_odd_ohm"), 1e-9);
     ASSERT_NEAR(o.number("z_common_ohm"), o.number("z_even_ohm") / 2, 1e-9);
-    for (const char* k : {"effective_dielectric_constant_odd", "effective_dielectric_constant_even"}) {
+    for (const char* k :
+         {"effective_dielectric_constant_odd", "effective_dielectric_constant_even"}) {
       ASSERT_GE(o.number(k), 1 - 1e-9);
       ASSERT_LE(o.number(k), er + 1e-9);
     }
@@ -109,7 +111,8 @@ TEST(DifferentialMicrostripImpedance, PropertiesOverRandomValidInputs) {
 TEST(DifferentialMicrostripImpedance, RefusesGeometriesOutsideTheModel) {
   EXPECT_EQ(run_tool(tool(), body(0.01, 0.2, 0.2, 0, 4.3)).substr(0, 19), "422:trace_width_mm:");
   EXPECT_EQ(run_tool(tool(), body(0.15, 5, 0.2, 0, 4.3)).substr(0, 21), "422:trace_spacing_mm:");
-  EXPECT_EQ(run_tool(tool(), body(0.15, 0.2, 0.05, 35, 4.3)).substr(0, 24), "422:copper_thickness_um:");
+  EXPECT_EQ(run_tool(tool(), body(0.15, 0.2, 0.05, 35, 4.3)).substr(0, 24),
+            "422:copper_thickness_um:");
 }
 
 }  // namespace

@@ -41,20 +41,22 @@ TEST(StriplineImpedance, DescriptorMatchesDocPage) {
   EXPECT_EQ(d.slug, "stripline-impedance");
   EXPECT_EQ(d.domain, "pcb-design");
   EXPECT_EQ(d.standard, std::nullopt);
-  tool_test::expect_inputs(d, {
-                                  {"trace_width_mm", InputType::Number, "mm", 0.01, 50, 0.01, 0.15},
-                                  {"plane_spacing_mm", InputType::Number, "mm", 0.02, 50, 0.01, 0.5},
-                                  {"copper_thickness_um", InputType::Number, "µm", 0, 500, 1, 17.5},
-                                  {"dielectric_constant", InputType::Number, "", 1, 15, 0.01, 4.2},
-                              });
-  tool_test::expect_outputs(d, {
-                                   {"z0_ohm", OutputType::Number, "Ω", 2},
-                                   {"effective_dielectric_constant", OutputType::Number, "", 3},
-                                   {"propagation_delay_ps_per_mm", OutputType::Number, "ps/mm", 3},
-                                   {"propagation_delay_ps_per_inch", OutputType::Number, "ps/in", 2},
-                                   {"capacitance_pf_per_m", OutputType::Number, "pF/m", 2},
-                                   {"inductance_nh_per_m", OutputType::Number, "nH/m", 1},
-                               });
+  tool_test::expect_inputs(d,
+                           {
+                               {"trace_width_mm", InputType::Number, "mm", 0.01, 50, 0.01, 0.15},
+                               {"plane_spacing_mm", InputType::Number, "mm", 0.02, 50, 0.01, 0.5},
+                               {"copper_thickness_um", InputType::Number, "µm", 0, 500, 1, 17.5},
+                               {"dielectric_constant", InputType::Number, "", 1, 15, 0.01, 4.2},
+                           });
+  tool_test::expect_outputs(d,
+                            {
+                                {"z0_ohm", OutputType::Number, "Ω", 2},
+                                {"effective_dielectric_constant", OutputType::Number, "", 3},
+                                {"propagation_delay_ps_per_mm", OutputType::Number, "ps/mm", 3},
+                                {"propagation_delay_ps_per_inch", OutputType::Number, "ps/in", 2},
+                                {"capacitance_pf_per_m", OutputType::Number, "pF/m", 2},
+                                {"inductance_nh_per_m", OutputType::Number, "nH/m", 1},
+                            });
 }
 
 // atlc's test suite: a thin strip, w/b = 68/201, in air gives 122.44 Ω; a 20 × 20 conductor in
@@ -104,7 +106,8 @@ TEST(StriplineImpedance, PropertiesOverRandomValidInputs) {
     const double z = o.number("z0_ohm");
     ASSERT_TRUE(std::isfinite(z) && z > 0);
     // Z0 = √(L/C) and 1/√(LC) = c/√εr, whatever the geometry.
-    const double l = o.number("inductance_nh_per_m") * 1e-9, c = o.number("capacitance_pf_per_m") * 1e-12;
+    const double l = o.number("inductance_nh_per_m") * 1e-9,
+                 c = o.number("capacitance_pf_per_m") * 1e-12;
     ASSERT_NEAR(std::sqrt(l / c), z, z * 1e-9);
     // A wider trace lowers the impedance; a higher εr lowers it as 1/√εr.
     const auto wider = compute_body(tool(), body(w * 0.9, b, t, er));
