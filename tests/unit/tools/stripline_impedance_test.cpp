@@ -110,9 +110,11 @@ TEST(StriplineImpedance, PropertiesOverRandomValidInputs) {
                  c = o.number("capacitance_pf_per_m") * 1e-12;
     ASSERT_NEAR(std::sqrt(l / c), z, z * 1e-9);
     // A wider trace lowers the impedance; a higher εr lowers it as 1/√εr.
-    const auto wider = compute_body(tool(), body(w * 0.9, b, t, er));
-    if (std::holds_alternative<catalog::Outputs>(wider)) {
-      ASSERT_GT(std::get<catalog::Outputs>(wider).number("z0_ohm"), z);
+    if (w * 1.1 <= 50) {
+      const auto wider = compute_body(tool(), body(w * 1.1, b, t, er));
+      if (std::holds_alternative<catalog::Outputs>(wider)) {
+        ASSERT_LT(std::get<catalog::Outputs>(wider).number("z0_ohm"), z);
+      }
     }
     ASSERT_NEAR(outputs(body(w, b, t, 1)).number("z0_ohm") / std::sqrt(er), z, z * 1e-9);
   }
