@@ -7,6 +7,7 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/microstrip_model.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -14,9 +15,10 @@ namespace {
 
 using namespace catalog;
 
+using microstrip::kFreeSpaceImpedance;
+
 constexpr double kPi = std::numbers::pi;
-constexpr double kFreeSpaceImpedance = 376.730313668;  // η0 = µ0·c, ohms (CODATA 2018)
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;   // c, exact (SI), in mm/ps
+constexpr double kSpeedOfLightMmPerPs = 0.299792458;  // c, exact (SI), in mm/ps
 // Kirschning & Jansen (1984) fitted their coupled-line equations for 0.1 ≤ w/h ≤ 10 and
 // 0.1 ≤ s/h ≤ 10 (εr ≤ 18), stating an accuracy better than 1 % there.
 constexpr double kMinRatio = 0.1;
@@ -159,21 +161,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-// Hammerstad–Jensen homogeneous-medium impedance of a microstrip of normalized width u.
-double z0_homogeneous(double u) {
-  const double f = 6 + (2 * kPi - 6) * std::exp(-std::pow(30.666 / u, 0.7528));
-  return kFreeSpaceImpedance / (2 * kPi) * std::log(f / u + std::sqrt(1 + 4 / (u * u)));
-}
-
-// Hammerstad–Jensen filling factor, also used by Kirschning–Jansen for the even mode.
-double filling_factor(double u, double er) {
-  const double u2 = u * u, u3 = u2 * u, u4 = u3 * u;
-  const double a =
-      1 + std::log((u4 + u2 / 2704) / (u4 + 0.432)) / 49 + std::log(1 + u3 / 5929.741) / 18.7;
-  const double b = 0.564 * std::pow((er - 0.9) / (er + 3), 0.053);
-  return std::pow(1 + 10 / u, -a * b);
-}
-
 struct CoupledLine {
   double z_even, z_odd, e_even, e_odd, z_single;
 };
@@ -192,8 +179,9 @@ CoupledLine coupled_microstrip(double w, double s, double h, double t, double er
   }
   const double ue = u + du_even, uo = u + du_odd;
   // Zero-thickness single line of the same width (the model's reference).
-  const double e_single = 0.5 * (er + 1) + 0.5 * (er - 1) * filling_factor(u, er);
-  const double z_single = z0_homogeneous(u) / std::sqrt(e_single);
+  const microstrip::SingleLine single = microstrip::single_line(w, h, 0, er);
+  const double e_single = single.effective_dielectric_constant;
+  const double z_single = single.z0_ohm;
   auto dq_thickness = [&](double uu) { return 2 * std::log(2.0) / kPi * th / std::sqrt(uu); };
   // Even-mode effective permittivity (K–J eq. 3).
   const double v = ue * (20 + g * g) / (10 + g * g) + g * std::exp(-g);
