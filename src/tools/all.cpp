@@ -20,6 +20,7 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_fusing_current());
   tools.push_back(make_via_parasitics());
   tools.push_back(make_plane_capacitance());
+  tools.push_back(make_coplanar_waveguide_impedance());
   tools.push_back(make_data_transfer_time());
   tools.push_back(make_hash_collision_probability());
   tools.push_back(make_littles_law_concurrency());

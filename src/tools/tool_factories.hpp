@@ -22,6 +22,7 @@ catalog::Tool make_propagation_delay();                  // pcb-design
 catalog::Tool make_fusing_current();                     // pcb-design
 catalog::Tool make_via_parasitics();                     // pcb-design
 catalog::Tool make_plane_capacitance();                  // pcb-design
+catalog::Tool make_coplanar_waveguide_impedance();       // pcb-design
 catalog::Tool make_data_transfer_time();                 // programming-dev
 catalog::Tool make_hash_collision_probability();         // programming-dev
 catalog::Tool make_littles_law_concurrency();            // programming-dev
