@@ -10,11 +10,11 @@ namespace toolcalc::tools::microstrip {
 inline constexpr double kFreeSpaceImpedance = 376.730313668;  // η0 = µ0·c, ohms (CODATA 2018)
 
 // Impedance of a microstrip of normalized width u = w/h in a homogeneous medium of εr = 1
-// (Hammerstad–Jensen eq. 4; within 0.01 % for u ≤ 1, 0.03 % for u ≤ 1000).
+// (Hammerstad–Jensen eqs. 1–2; within 0.01 % for u ≤ 1, 0.03 % for u ≤ 1000).
 double z0_homogeneous(double u);
 
 // Filling factor q∞ of the zero-thickness line: εeff = (εr + 1)/2 + (εr − 1)/2·q∞
-// (Hammerstad–Jensen eqs. 2–3; within 0.2 % for εr ≤ 128, 0.01 ≤ u ≤ 100).
+// (Hammerstad–Jensen eqs. 3–5; within 0.2 % for εr ≤ 128, 0.01 ≤ u ≤ 100).
 double filling_factor(double u, double er);
 
 struct SingleLine {

@@ -134,7 +134,7 @@ ToolDescriptor descriptor() {
       "microstrip)",
       "E. Hammerstad, Ø. Jensen, \"Accurate Models for Microstrip Computer-Aided Design\", IEEE "
       "MTT-S International Microwave Symposium Digest, 1980, pp. 407–409: microstrip εeff "
-      "(eqs. 2–4, within 0.2 % for 0.01 ≤ w/h ≤ 100, εr ≤ 128) and its strip-thickness "
+      "(eqs. 1–5, within 0.2 % for 0.01 ≤ w/h ≤ 100, εr ≤ 128) and its strip-thickness "
       "correction (eqs. 6–9)",
       "KiCad pcb_calculator, common/transline_calculations/microstrip.cpp, microstrip_Z0() (the "
       "same equations with the thickness filling-factor term; github.com/KiCad/"
