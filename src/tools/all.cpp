@@ -13,6 +13,14 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_via_current_capacity());
   tools.push_back(make_microstrip_impedance());
   tools.push_back(make_trace_resistance());
+  tools.push_back(make_stripline_impedance());
+  tools.push_back(make_differential_microstrip_impedance());
+  tools.push_back(make_conductor_spacing());
+  tools.push_back(make_propagation_delay());
+  tools.push_back(make_fusing_current());
+  tools.push_back(make_via_parasitics());
+  tools.push_back(make_plane_capacitance());
+  tools.push_back(make_coplanar_waveguide_impedance());
   tools.push_back(make_data_transfer_time());
   tools.push_back(make_hash_collision_probability());
   tools.push_back(make_littles_law_concurrency());
