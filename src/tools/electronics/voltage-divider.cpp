@@ -14,25 +14,7 @@ namespace {
 
 using namespace catalog;
 
-using e_series::preferred_value;
 using e_series::series;
-
-// The preferred value closest to r on a logarithmic scale (the series are geometric, and a
-// tolerance is a ratio): the smallest max(v/r, r/v). Ties go to the lower value.
-double nearest_preferred(double r, std::span<const int> values) {
-  const int decade = static_cast<int>(std::floor(std::log10(r)));
-  double best = 0, best_ratio = INFINITY;
-  for (int d = decade - 1; d <= decade + 1; ++d)  // ascending; covers both neighbours
-    for (int m : values) {
-      const double v = preferred_value(m, d - 2);
-      const double ratio = std::max(v / r, r / v);
-      if (ratio < best_ratio) {
-        best = v;
-        best_ratio = ratio;
-      }
-    }
-  return best;
-}
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
@@ -139,8 +121,8 @@ ComputeResult compute(const Inputs& in) {
   const double vout_loaded = vin * r2_loaded / (r1 + r2_loaded);
   const double v_r1 = vin - vout_loaded;
   const auto values = series(in.enumeration("e_series"));
-  const double r1_e = nearest_preferred(r1, values);
-  const double r2_e = nearest_preferred(r2, values);
+  const double r1_e = e_series::nearest(r1, values);
+  const double r2_e = e_series::nearest(r2, values);
   const double vout_e = vin * r2_e / (r1_e + r2_e);
   Outputs out;
   out.set("vout_v", vout)
