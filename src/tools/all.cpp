@@ -22,6 +22,12 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_voltage_divider());
   tools.push_back(make_led_series_resistor());
   tools.push_back(make_rc_filter());
+  tools.push_back(make_decibel_conversion());
+  tools.push_back(make_attenuator_pad());
+  tools.push_back(make_wheatstone_bridge());
+  tools.push_back(make_wire_voltage_drop());
+  tools.push_back(make_resistor_combination());
+  tools.push_back(make_ntc_thermistor());
   // Each tool helper adds its line here.
   return tools;
 }

@@ -26,4 +26,11 @@ catalog::Tool make_voltage_divider();      // electronics
 catalog::Tool make_led_series_resistor();  // electronics
 catalog::Tool make_rc_filter();            // electronics
 
+catalog::Tool make_decibel_conversion();    // electronics
+catalog::Tool make_attenuator_pad();        // electronics
+catalog::Tool make_wheatstone_bridge();     // electronics
+catalog::Tool make_wire_voltage_drop();     // electronics
+catalog::Tool make_resistor_combination();  // electronics
+catalog::Tool make_ntc_thermistor();        // electronics
+
 }  // namespace toolcalc::tools
