@@ -60,6 +60,13 @@ std::vector<catalog::Tool> all_tools(const ToolContext& context) {
   tools.push_back(make_lc_resonance());
   tools.push_back(make_stored_energy());
   tools.push_back(make_waveform_rms());
+  tools.push_back(make_decibel_conversion());
+  tools.push_back(make_attenuator_pad());
+  tools.push_back(make_wheatstone_bridge());
+  tools.push_back(make_wire_voltage_drop());
+  tools.push_back(make_resistor_combination());
+  tools.push_back(make_ntc_thermistor());
+  // Each tool helper adds its line here.
   return tools;
 }
 

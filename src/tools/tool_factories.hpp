@@ -67,4 +67,11 @@ catalog::Tool make_solar_harvesting_budget();  // iot-mcu
 catalog::Tool make_coin_cell_pulse_drop();     // iot-mcu
 catalog::Tool make_adc_sampling_time();        // iot-mcu
 
+catalog::Tool make_decibel_conversion();    // electronics
+catalog::Tool make_attenuator_pad();        // electronics
+catalog::Tool make_wheatstone_bridge();     // electronics
+catalog::Tool make_wire_voltage_drop();     // electronics
+catalog::Tool make_resistor_combination();  // electronics
+catalog::Tool make_ntc_thermistor();        // electronics
+
 }  // namespace toolcalc::tools

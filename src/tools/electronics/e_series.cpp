@@ -1,5 +1,7 @@
 #include "tools/electronics/e_series.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace toolcalc::tools::e_series {
@@ -28,6 +30,21 @@ double preferred_value(int mantissa, int exponent) {
   double scale = 1;
   for (int i = 0; i < std::abs(exponent); ++i) scale *= 10;
   return exponent >= 0 ? mantissa * scale : mantissa / scale;
+}
+
+double nearest(double r, std::span<const int> values) {
+  const int decade = static_cast<int>(std::floor(std::log10(r)));
+  double best = 0, best_ratio = INFINITY;
+  for (int d = decade - 1; d <= decade + 1; ++d)  // ascending; covers both neighbours
+    for (int m : values) {
+      const double v = preferred_value(m, d - 2);
+      const double ratio = std::max(v / r, r / v);
+      if (ratio < best_ratio) {
+        best = v;
+        best_ratio = ratio;
+      }
+    }
+  return best;
 }
 
 }  // namespace toolcalc::tools::e_series

@@ -14,4 +14,8 @@ std::span<const int> series(std::string_view name);
 // mantissa·10^exponent as the double nearest the decimal value (both factors exact).
 double preferred_value(int mantissa, int exponent);
 
+// The preferred value closest to r (> 0) on a logarithmic scale (the series are geometric,
+// and a tolerance is a ratio): the smallest max(v/r, r/v). Ties go to the lower value.
+double nearest(double r, std::span<const int> values);
+
 }  // namespace toolcalc::tools::e_series

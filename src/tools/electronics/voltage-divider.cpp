@@ -15,7 +15,6 @@ namespace {
 
 using namespace catalog;
 
-using e_series::preferred_value;
 using e_series::series;
 
 // Below 1 µV a resistive divider no longer sets its output: every solder joint is a
@@ -23,23 +22,6 @@ using e_series::series;
 // errors"), and even copper-to-copper junctions give several microvolts across a few degrees
 // (Keithley 2750 user's manual, "Thermoelectric generation").
 constexpr double kMinOutputV = 1e-6;
-
-// The preferred value closest to r on a logarithmic scale (the series are geometric, and a
-// tolerance is a ratio): the smallest max(v/r, r/v). Ties go to the lower value.
-double nearest_preferred(double r, std::span<const int> values) {
-  const int decade = static_cast<int>(std::floor(std::log10(r)));
-  double best = 0, best_ratio = INFINITY;
-  for (int d = decade - 1; d <= decade + 1; ++d)  // ascending; covers both neighbours
-    for (int m : values) {
-      const double v = preferred_value(m, d - 2);
-      const double ratio = std::max(v / r, r / v);
-      if (ratio < best_ratio) {
-        best = v;
-        best_ratio = ratio;
-      }
-    }
-  return best;
-}
 
 // Power in dBm (decibels relative to 1 mW): the scale on which a dissipation from
 // attowatts to kilowatts keeps its significant digits.
@@ -261,8 +243,8 @@ ComputeResult compute(const Inputs& in) {
   // (loaded − vout)/vout = −Rs/(Rs + RL), exact even when the change is parts per billion.
   const double load_error = load > 0 ? -source_resistance / (source_resistance + load) : 0;
   const auto values = series(in.enumeration("e_series"));
-  const double r1_e = nearest_preferred(r1, values);
-  const double r2_e = nearest_preferred(r2, values);
+  const double r1_e = e_series::nearest(r1, values);
+  const double r2_e = e_series::nearest(r2, values);
   const double vout_e = vin * r2_e / (r1_e + r2_e);
   // (vout_e − vout)/vout = (r2e·r1 − r2·r1e)/(r2·(r1e + r2e)); fma keeps the difference exact.
   const double e_error = std::fma(r2_e, r1, -r2 * r1_e) / (r2 * (r1_e + r2_e));
