@@ -6,7 +6,7 @@ PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
 .PHONY: all deps configure build run test unit-test api-test api-test-redis clean format format-check \
-        node-deps lint-openapi contract-test mcp-test browser-test
+        node-deps lint-openapi contract-test mcp-test browser-test package package-test
 
 all: build
 
@@ -23,7 +23,8 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: format-check build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test
+test: format-check build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test \
+      package-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -36,6 +37,21 @@ api-test:
 # instances behind nginx, tests/api/test_fleet.py).
 api-test-redis:
 	TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
+
+# The Debian package (docs/deploy.md "Debian package"): the objects of `build`, linked once
+# more with the installed catalog path, stripped, Depends derived by dpkg-shlibdeps.
+# The file CPack wrote (toolcalc_VERSION_ARCH.deb), looked up when a recipe uses it.
+DEB = $(lastword $(sort $(wildcard $(BUILD_DIR)/toolcalc_*.deb)))
+package: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target toolcalc_package
+	rm -f $(BUILD_DIR)/toolcalc_*.deb
+	cd $(BUILD_DIR) && cpack -G DEB
+
+# Installs the package (dpkg -i + apt-get -f install; as root, or through sudo), runs the
+# installed service with its packaged config, calls it, then purges it (tests/package).
+package-test: package
+	TOOLCALC_DEB=$(abspath $(DEB)) TOOLCALC_BUILD_DIR=$(abspath $(BUILD_DIR)) \
+	  $(PYTHON) -m pytest -q tests/package
 
 # Third-party clients: Node packages pinned in package.json + package-lock.json.
 node-deps: node_modules/.package-lock.json

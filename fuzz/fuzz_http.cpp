@@ -43,6 +43,7 @@
 #include "accounts/plans.hpp"
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
+#include "cli/default_catalog_dir.hpp"
 #include "common_request_reference.hpp"
 #include "fuzz_support.hpp"
 #include "http/connection.hpp"
@@ -84,7 +85,7 @@ Fixture& fixture() {
   // Built once and reachable until exit (not a leak for LeakSanitizer).
   static Fixture* f = [] {
     auto* fx = new Fixture;
-    fx->registry = cli::load_registry(TOOLCALC_DEFAULT_CATALOG_DIR);
+    fx->registry = cli::load_registry(cli::default_catalog_dir());
 
     std::vector<accounts::Plan> plans = accounts::builtin_plans();
     for (auto& p : plans)

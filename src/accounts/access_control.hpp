@@ -127,6 +127,10 @@ class AccessControl {
   // Whether start_rate_step may start a step on the calling thread now: lets the API skip
   // the bookkeeping of a suspended request when it cannot.
   virtual bool steps_asynchronously() const { return false; }
+  // False while a shared store is unreachable (as of the last background key refresh,
+  // at most key_refresh_ms ago): GET /v1/ready answers 503. An embedded store is part of
+  // the process and always counts as reachable.
+  virtual bool store_reachable() const { return true; }
 };
 
 }  // namespace toolcalc::accounts

@@ -1,21 +1,14 @@
 #include "accounts/accounts.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <exception>
 
 #include "accounts/plans.hpp"
 #include "accounts/utc_month.hpp"
+#include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::accounts {
-namespace {
-
-// The server has no logger yet; background failures go to stderr, naming no key.
-void report(const std::string& what) {
-  std::fprintf(stderr, "toolcalc: accounts: %s\n", what.c_str());
-}
-
-}  // namespace
 
 Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans,
                    const Clock& clock, std::chrono::milliseconds usage_flush_interval,
@@ -52,7 +45,8 @@ void Accounts::stop() {
   try {
     flush_usage();
   } catch (const std::exception& e) {
-    report(std::string("final usage flush failed, recent usage is lost: ") + e.what());
+    log::error("final usage flush failed; the usage counted since the last flush is lost",
+               {{"error", e.what()}});
   }
 }
 
@@ -63,7 +57,8 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
     try {
       refresh_keys();
     } catch (const std::exception& e) {
-      report(std::string("key refresh failed (keeping the current keys): ") + e.what());
+      metrics::store_failures.inc();
+      log::warn("key refresh failed; keeping the current keys", {{"error", e.what()}});
     }
     rates_.evict_stale();
     quota_.evict_stale();
@@ -92,11 +87,14 @@ void Accounts::flush_usage() {
     store_->add_usage(pending);
   } catch (const std::exception& e) {
     quota_.restore_pending(pending);
-    if (!flush_failing_) report(std::string("usage flush failed (will retry): ") + e.what());
+    metrics::store_failures.inc();
+    if (!flush_failing_)
+      log::error("usage flush failed; the counts are kept in memory and retried",
+                 {{"error", e.what()}});
     flush_failing_ = true;
     throw;
   }
-  if (flush_failing_) report("usage flush succeeded again");
+  if (flush_failing_) log::info("usage flush succeeded again");
   flush_failing_ = false;
 }
 

@@ -1,10 +1,10 @@
 #include "accounts/key_cache.hpp"
 
-#include <cstdio>
-
 #include "accounts/api_key.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
+#include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::accounts {
 
@@ -23,11 +23,14 @@ void KeyCache::refresh(bool force) {
   if (!force && store_.key_generation() == current->generation()) return;
   std::vector<std::string> skipped;
   auto next = KeySnapshot::build(store_.load_keys(), plans_, &skipped);
-  // The server has no logger yet; this goes to stderr, naming the key by prefix only.
+  // Named by its prefix only.
   for (const auto& s : skipped)
-    std::fprintf(stderr, "toolcalc: accounts: key %s is refused: its plan is not configured\n",
-                 s.c_str());
+    log::warn("a key is refused: its plan is not configured", {{"key_prefix", s}});
+  const size_t count = next->size();
   keys_.replace(std::move(next));
+  metrics::key_reloads.inc();
+  metrics::keys_cached.set(static_cast<int64_t>(count));
+  log::info("keys loaded", {{"keys", std::to_string(count)}});
 }
 
 Caller KeyCache::anonymous_caller(std::string_view peer_ip) const {

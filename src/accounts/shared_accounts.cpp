@@ -1,11 +1,12 @@
 #include "accounts/shared_accounts.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <exception>
 
 #include "accounts/rate_window.hpp"
 #include "accounts/utc_month.hpp"
+#include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::accounts {
 namespace {
@@ -85,14 +86,12 @@ void SharedAccounts::stop() {
 void SharedAccounts::refresh_in_background() {
   try {
     refresh_keys();
-    if (refresh_failing_) std::fprintf(stderr, "toolcalc: accounts: key refresh works again\n");
-    refresh_failing_ = false;
+    metrics::store_up.set(1);
+    if (refresh_failing_.exchange(false)) log::info("key refresh works again");
   } catch (const std::exception& e) {
-    if (!refresh_failing_)
-      std::fprintf(stderr,
-                   "toolcalc: accounts: key refresh failed (keeping the current keys): %s\n",
-                   e.what());
-    refresh_failing_ = true;
+    metrics::store_up.set(0);
+    if (!refresh_failing_.exchange(true))
+      log::warn("key refresh failed; keeping the current keys", {{"error", e.what()}});
   }
 }
 

@@ -11,6 +11,7 @@
 //   acc.start();   // background key refresh
 //   …
 //   acc.stop();
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -54,6 +55,9 @@ class SharedAccounts final : public AccessControl {
   QuotaStatus quota_status(const Caller& caller) const override;
   bool start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) override;
   bool steps_asynchronously() const override { return counters_->steps_asynchronously(); }
+  bool store_reachable() const override {
+    return !refresh_failing_.load(std::memory_order_relaxed);
+  }
 
  private:
   void refresh_in_background();  // reports a failing refresh once per outage
@@ -65,8 +69,9 @@ class SharedAccounts final : public AccessControl {
   std::chrono::milliseconds refresh_interval_;
   KeyCache keys_;
 
-  bool refresh_failing_ = false;  // background thread only
-  BackgroundLoop background_;     // last: stopped before the members it uses go
+  // Written by the background thread only; read by GET /v1/ready.
+  std::atomic<bool> refresh_failing_{false};
+  BackgroundLoop background_;  // last: stopped before the members it uses go
 };
 
 }  // namespace toolcalc::accounts

@@ -62,12 +62,21 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
-  // The playground is served at the root and under the base path alike.
+  // The playground and /metrics are served at the root and under the base path alike:
+  // Prometheus scrapes /metrics by default.
   if (match_asset(path, route)) return route;
+  if (path == "/metrics") {
+    route.kind = RouteKind::Metrics;
+    return route;
+  }
   if (!base_path.empty()) {
     if (path.substr(0, base_path.size()) != base_path) return route;
     path.remove_prefix(base_path.size());
     if (match_asset(path, route)) return route;
+    if (path == "/metrics") {
+      route.kind = RouteKind::Metrics;
+      return route;
+    }
   }
   if (path == "/mcp") {
     route.kind = RouteKind::Mcp;
@@ -87,6 +96,8 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.kind = RouteKind::Me;
     else if (seg[0] == "health")
       route.kind = RouteKind::Health;
+    else if (seg[0] == "ready")
+      route.kind = RouteKind::Ready;
     else if (seg[0] == "openapi.json")
       route.kind = RouteKind::OpenApi;
   } else if (n == 2) {
@@ -107,6 +118,40 @@ Route match_route(std::string_view target, std::string_view base_path) {
     route.slug = seg[1];
   }
   return route;
+}
+
+std::string_view route_name(RouteKind kind) {
+  switch (kind) {
+    case RouteKind::NotFound:
+      return "not_found";
+    case RouteKind::Execute:
+      return "execute";
+    case RouteKind::Schema:
+      return "schema";
+    case RouteKind::Sweep:
+      return "sweep";
+    case RouteKind::Tools:
+      return "tools";
+    case RouteKind::ToolBySlug:
+      return "tool";
+    case RouteKind::Domains:
+      return "domains";
+    case RouteKind::Me:
+      return "me";
+    case RouteKind::Health:
+      return "health";
+    case RouteKind::Ready:
+      return "ready";
+    case RouteKind::OpenApi:
+      return "openapi";
+    case RouteKind::Mcp:
+      return "mcp";
+    case RouteKind::Asset:
+      return "playground";
+    case RouteKind::Metrics:
+      return "metrics";
+  }
+  return "not_found";
 }
 
 std::string_view allowed_methods(RouteKind kind) {

@@ -14,11 +14,16 @@ enum class RouteKind {
   ToolBySlug,  // /v1/tools/{slug}
   Domains,     // /v1/domains
   Me,          // /v1/me
-  Health,      // /v1/health
+  Health,      // /v1/health (liveness)
+  Ready,       // /v1/ready (readiness)
   OpenApi,     // /v1/openapi.json
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
+  Metrics,     // /metrics (Prometheus), also under the base path
 };
+
+// The route's name in metrics labels ("execute", "tools", …).
+std::string_view route_name(RouteKind kind);
 
 struct Route {
   RouteKind kind = RouteKind::NotFound;

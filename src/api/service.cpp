@@ -17,6 +17,7 @@
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 #include "core/text.hpp"
 
 namespace toolcalc::api {
@@ -64,7 +65,8 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
-      revalidated_headers_(common_headers("no-cache")) {
+      revalidated_headers_(common_headers("no-cache")),
+      request_metrics_(registry) {
   // The first page of the listing, all domains and each domain: what a client asks for
   // almost always, rendered once (the registry is immutable), as are each tool's schema
   // and details.
@@ -166,7 +168,11 @@ void Service::end_request(Context& ctx) {
   // running its tool) goes back.
   if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
   add_response_headers(ctx);
-  log_access(ctx);
+  const int64_t elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - ctx.started)
+                                 .count();
+  request_metrics_.count(ctx.route.kind, ctx.registered, ctx.res.status, elapsed_ns);
+  log_access(ctx, elapsed_ns);
 }
 
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
@@ -200,7 +206,10 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   if (error.code == ErrorCode::ServerBusy) res.set_header("Retry-After", "1");
   ctx.fail(error);
   add_response_headers(ctx);
-  log_access(ctx);
+  request_metrics_.count_transport(res.status);
+  log_access(ctx, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - ctx.started)
+                      .count());
   return res;
 }
 
@@ -216,12 +225,10 @@ void Service::add_response_headers(Context& ctx) {
   res.key_prefix = ctx.caller.key_prefix;
 }
 
-void Service::log_access(const Context& ctx) {
+void Service::log_access(const Context& ctx, int64_t elapsed_ns) {
   if (!access_log_.enabled()) return;
-  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
   access_log_.write({clock_.now_ms(), ctx.res.request_id, ctx.res.key_prefix, ctx.req.method,
-                     ctx.req.target, ctx.res.status,
-                     std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+                     ctx.req.target, ctx.res.status, elapsed_ns / 1000});
 }
 
 namespace {
@@ -236,12 +243,14 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-// CORS preflight, liveness and the playground's files: answered before the caller is
-// identified, never limited or counted (they carry the anonymous window's headers).
+// CORS preflight, liveness, readiness, metrics and the playground's files: answered before
+// the caller is identified, never limited or counted (they carry the anonymous window's
+// headers).
 bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
-  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset)
+  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
+      kind != RouteKind::Ready && kind != RouteKind::Metrics)
     return false;
   ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
@@ -262,6 +271,10 @@ bool Service::answer_uncounted(Context& ctx) {
   } else if (req.method != "GET") {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this endpoint", {}});
+  } else if (kind == RouteKind::Ready) {
+    ready(ctx);
+  } else if (kind == RouteKind::Metrics) {
+    prometheus_metrics(ctx);
   } else {
     health(ctx);
   }
@@ -509,6 +522,45 @@ void Service::health(Context& ctx) {
   w.begin_object().field("status", "ok").field("version", options_.version);
   w.field("uptime_s", (clock_.now_ms() - started_ms_) / 1000).end_object();
   ctx.ok_result(result);
+}
+
+// Readiness: whether this instance should get traffic now. Liveness (/v1/health) stays 200
+// in both cases: restarting would not help.
+void Service::ready(Context& ctx) {
+  if (draining())
+    return ctx.fail({ErrorCode::NotReady,
+                     "draining: the server received SIGTERM and stops soon; send requests to "
+                     "another instance",
+                     {}});
+  if (!access_.store_reachable())
+    return ctx.fail({ErrorCode::NotReady,
+                     "the shared accounts store is unreachable: requests that must be counted "
+                     "are answered 503 STORE_UNAVAILABLE",
+                     {}});
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("status", "ready").end_object();
+  ctx.ok_result(result);
+}
+
+// The Prometheus text exposition format 0.0.4 (docs/operations.md "Metrics").
+void Service::prometheus_metrics(Context& ctx) {
+  std::string& out = ctx.res.body;
+  out.reserve(16 * 1024);
+  std::string labels;
+  metrics::label_pair(labels, "version", options_.version);
+  metrics::label_pair(labels, "store", options_.store_backend);
+  metrics::write_family(out, "toolcalc_build_info",
+                        "The running build: version and accounts store backend.", "gauge");
+  metrics::write_sample(out, "toolcalc_build_info", labels, int64_t{1});
+  metrics::write_family(out, "toolcalc_start_time_seconds",
+                        "When the service started, in seconds since the Unix epoch.", "gauge");
+  metrics::write_sample(out, "toolcalc_start_time_seconds", "",
+                        static_cast<double>(started_ms_) / 1000.0);
+  request_metrics_.render(out);
+  metrics::render_registered(out);
+  ctx.res.status = 200;
+  ctx.res.content_type = "text/plain; version=0.0.4; charset=utf-8";
 }
 
 }  // namespace toolcalc::api

@@ -1,6 +1,7 @@
 #pragma once
 // The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "api/mcp.hpp"
 #include "api/query.hpp"
 #include "api/request.hpp"
+#include "api/request_metrics.hpp"
 #include "api/response.hpp"
 #include "api/static_assets.hpp"
 #include "catalog/registry.hpp"
@@ -30,6 +32,8 @@ struct ServiceOptions {
   std::vector<std::string> mcp_allowed_origins = {};
   // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
   std::string playground_dev_key = {};
+  // The store backend named by toolcalc_build_info ("sqlite" or "redis").
+  std::string store_backend = "sqlite";
 };
 
 struct ServiceContext;
@@ -52,6 +56,11 @@ class Service {
   // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
   Response transport_error(const ApiError& error, std::string_view peer_ip);
 
+  // From SIGTERM on (http::Server::stop): GET /v1/ready answers 503 and responses close
+  // their connection, while the server still serves for server.drain_delay_s.
+  void set_draining() { draining_.store(true, std::memory_order_relaxed); }
+  bool draining() const { return draining_.load(std::memory_order_relaxed); }
+
   const catalog::Registry& registry() const { return registry_; }
   const ServiceOptions& options() const { return options_; }
   // GET /v1/openapi.json's body, rendered once (the registry is immutable).
@@ -70,7 +79,7 @@ class Service {
   void run_or_answer_failure(Context& ctx, Step&& step);
   void answer_store_unavailable(Context& ctx);
   void add_response_headers(Context& ctx);
-  void log_access(const Context& ctx);
+  void log_access(const Context& ctx, int64_t elapsed_ns);
 
   void dispatch(Context& ctx);
   void execute(Context& ctx);
@@ -81,6 +90,8 @@ class Service {
   void domains(Context& ctx);
   void me(Context& ctx);
   void health(Context& ctx);
+  void ready(Context& ctx);
+  void prometheus_metrics(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
   void sweep(Context& ctx);         // api/sweep.cpp
@@ -114,6 +125,8 @@ class Service {
   StaticAssets assets_;
   HeaderBlock uncached_headers_;     // CORS and Cache-Control: no-store (the API)
   HeaderBlock revalidated_headers_;  // CORS and Cache-Control: no-cache (the playground)
+  RequestMetrics request_metrics_;
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace toolcalc::api

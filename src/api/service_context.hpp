@@ -15,6 +15,7 @@
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 #include "core/json_writer.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::api {
 
@@ -48,6 +49,9 @@ struct ServiceContext {
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
   void fail(const ApiError& error) {
+    metrics::api_errors.inc(static_cast<size_t>(error.code));
+    if (error.code == ErrorCode::RateLimited) metrics::limit_refusals.inc(metrics::kRateRefusal);
+    if (error.code == ErrorCode::QuotaExceeded) metrics::limit_refusals.inc(metrics::kQuotaRefusal);
     res.status = error.status();
     res.body_prefix = {};
     res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)

@@ -1,8 +1,11 @@
 #pragma once
 // Everything `serve` and `keys` need, from built-in defaults, then the TOML config file
-// (config/toolcalc.toml documents every setting), then command-line flags.
+// (config/toolcalc.toml documents every setting), then the environment (TOOLCALC_SECTION_KEY,
+// and TOOLCALC_SECTION_KEY_FILE naming a file that holds the value), then command-line
+// flags. docs/operations.md, "Configuration", states the rule.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,11 +24,14 @@ struct ServiceConfig {
   int read_timeout_s = 10;  // a request's headers (and then its body) must arrive in this time
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;
-  bool access_log = true;                             // JSON lines on stdout
+  bool access_log = true;          // JSON lines on stdout
+  std::string log_level = "info";  // operational messages below it are not written
+  int drain_delay_s = 0;           // on SIGTERM, serve on with readiness 503 this long
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // [store]
   std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis
+  std::string redis_password;            // overrides the URL's password when not empty
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";
   int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9
@@ -36,9 +42,19 @@ struct ServiceConfig {
   std::vector<accounts::Plan> plans;
 };
 
-// Reads `file` when given (a missing or malformed file is an error naming it).
-// Throws std::runtime_error with a message fit for the operator.
-ServiceConfig load_service_config(const std::optional<std::filesystem::path>& file);
+// Environment variables by name (the process's, or a test's).
+using Environment = std::map<std::string, std::string, std::less<>>;
+Environment process_environment();
+
+// Reads `file` when given (a missing or malformed file is an error naming it), then the
+// TOOLCALC_* variables of `env` over it. Throws std::runtime_error with a message fit for
+// the operator.
+ServiceConfig load_service_config(const std::optional<std::filesystem::path>& file,
+                                  const Environment& env = process_environment());
+
+// The environment variable of a setting: TOOLCALC_ + section + _ + key, upper case, '-'
+// and '.' as '_' (server.listen → TOOLCALC_SERVER_LISTEN).
+std::string environment_name(std::string_view section, std::string_view key);
 
 // Parses "HOST:PORT" into the config; throws std::runtime_error on a bad value.
 void apply_listen(ServiceConfig& config, const std::string& listen);

@@ -29,6 +29,7 @@ enum class ErrorCode : uint8_t {
   Internal,
   ServerBusy,
   StoreUnavailable,
+  NotReady,
 };
 
 struct ErrorKind {
@@ -77,6 +78,9 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::StoreUnavailable, 503, "STORE_UNAVAILABLE",
               "The shared store that counts limits and quotas is unreachable; the request was "
               "neither counted nor run."},
+    ErrorKind{ErrorCode::NotReady, 503, "NOT_READY",
+              "Readiness only (`GET /v1/ready`): the server is draining after SIGTERM or its "
+              "shared store is unreachable; send traffic to another instance."},
 };
 
 constexpr bool error_table_in_enum_order() {

@@ -295,7 +295,10 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
 
     if (!answer(state, x)) co_await wait_for_answer(stream, x);
 
-    const bool keep_alive = read.keep_alive && !state.stopping.load(std::memory_order_relaxed);
+    // Draining (SIGTERM, server.drain_delay_s): each connection closes after its answer,
+    // so that clients reconnect to an instance that stays.
+    const bool keep_alive = read.keep_alive && !state.stopping.load(std::memory_order_relaxed) &&
+                            !state.service.draining();
     auto rest = send_now(stream, x, keep_alive);
     if (!rest) break;
     if (beast::buffer_bytes(*rest) > 0 && !co_await send_rest(state, stream, *rest)) break;

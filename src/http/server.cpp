@@ -15,6 +15,7 @@
 #include "core/clock.hpp"
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
@@ -41,11 +42,13 @@ struct Server::Impl {
   SharedState shared;
   std::vector<std::unique_ptr<Worker>> workers;
   uint16_t bound_port = 0;
+  std::once_flag drain_once;
   std::once_flag stop_once;
   std::optional<net::signal_set> signals;
   std::mutex stop_mutex;
   std::condition_variable stop_cv;
   bool finished = false;
+  std::optional<net::steady_timer> drain_timer;  // on the first worker's context
 
   Impl(api::Service& service, ServerOptions options) : shared{service, std::move(options)} {}
 
@@ -60,8 +63,10 @@ struct Server::Impl {
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
+      metrics::connections_accepted.inc();
       if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
         shared.open_connections.fetch_sub(1);
+        metrics::connections_refused.inc();
         net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
         continue;
       }
@@ -169,15 +174,36 @@ void Server::run() {
   }
   impl_->stop_cv.notify_all();
   watchdog.join();
+  impl_->drain_timer.reset();
   impl_->signals.reset();
 }
 
 void Server::stop() {
-  if (impl_->workers.empty()) {  // never bound: nothing to drain
+  impl_->shared.service.set_draining();  // GET /v1/ready: 503 from now on
+  if (impl_->workers.empty()) {          // never bound: nothing to drain
     impl_->shared.stopping.store(true);
     return;
   }
+  std::call_once(impl_->drain_once, [this] {
+    const int delay = impl_->shared.options.drain_delay_s;
+    if (delay <= 0) return close_and_finish();
+    log::info("draining: readiness answers 503; the listener stays open for the drain delay",
+              {{"drain_delay_s", std::to_string(delay)}});
+    // Serve on for the delay, so that balancers that probe readiness stop sending here
+    // first; then close the listener and let in-flight requests finish.
+    Worker& first = *impl_->workers.front();
+    net::post(first.ioc, [this, &first, delay] {
+      impl_->drain_timer.emplace(first.ioc, std::chrono::seconds(delay));
+      impl_->drain_timer->async_wait(
+          [this](const boost::system::error_code&) { close_and_finish(); });
+    });
+  });
+}
+
+void Server::close_and_finish() {
   std::call_once(impl_->stop_once, [this] {
+    log::info("stopping: the listener is closed; requests in flight may finish",
+              {{"shutdown_grace_s", std::to_string(impl_->shared.options.shutdown_grace_s)}});
     {
       std::lock_guard lock(impl_->stop_mutex);
       impl_->shared.stopping.store(true);

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::store {
@@ -242,6 +243,7 @@ class SqliteAccountStore final : public AccountStore {
 
   std::optional<int64_t> create_key(const NewKey& key) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     std::optional<int64_t> id;
     {
@@ -263,6 +265,7 @@ class SqliteAccountStore final : public AccountStore {
 
   RevokeOutcome revoke_key(std::string_view prefix, int64_t now_epoch_s) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     int64_t id = 0;
     {
@@ -284,11 +287,13 @@ class SqliteAccountStore final : public AccountStore {
 
   int64_t key_generation() override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     return read_generation();
   }
 
   KeySet load_keys() override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();        // one statement or transaction
     Transaction tx(db_, Transaction::Read);  // generation and keys from one snapshot
     KeySet set;
     set.generation = read_generation();
@@ -299,6 +304,7 @@ class SqliteAccountStore final : public AccountStore {
 
   std::vector<KeyWithUsage> list_keys(std::string_view period) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     std::vector<KeyWithUsage> out;
     Statement::Use use(list_keys_);
     use.bind_text(1, period);
@@ -308,6 +314,7 @@ class SqliteAccountStore final : public AccountStore {
 
   std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     std::unordered_map<int64_t, int64_t> out;
     Statement::Use use(usage_);
     use.bind_text(1, period);
@@ -318,6 +325,7 @@ class SqliteAccountStore final : public AccountStore {
   void add_usage(const std::vector<UsageDelta>& deltas) override {
     if (deltas.empty()) return;
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     for (const auto& d : deltas) {
       if (d.delta == 0) continue;

@@ -32,7 +32,8 @@ REQUEST_ID_RE = re.compile(r"^req_[A-Za-z0-9]{20,}$")
 LIVE_KEY_RE = re.compile(r"^tc_live_[A-Za-z0-9]{32}$")
 TEST_KEY_RE = re.compile(r"tc_test_[A-Za-z0-9]{32}")
 SEMVER_RE = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
-LISTEN_RE = re.compile(r"listening on (\S+):(\d+)")
+# The start-up log line's msg (a JSON line on stderr, core/log.hpp).
+LISTEN_RE = re.compile(r"^listening on (\S+):(\d+)$")
 
 EXPOSED_HEADERS = [
     "X-Request-ID",
@@ -225,23 +226,43 @@ def revoke_key(data_dir, config, key):
     return run_cli(*args)
 
 
+LOG_LEVELS = ("debug", "info", "warn", "error")
+
+
+def parse_log_line(line):
+    """One operational log line as a dict with at least time, level and msg, or None when
+    the line is not one."""
+    if not line.startswith("{"):
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not {"time", "level", "msg"} <= set(record):
+        return None
+    return record
+
+
 class Server:
     """One `toolcalc serve` process on a kernel-chosen loopback port."""
 
     def __init__(self, data_dir, config=None, base_path=None, dev=False, threads=2,
-                 own_store=False):
+                 own_store=False, env=None, args=()):
         self.data_dir = Path(data_dir)
         self.config = config
         self.own_store = own_store  # `config` names its store itself (the fleet test)
         self.base_path = base_path or ""
         self.dev = dev
         self.threads = threads
+        self.env = env  # added to the environment (TOOLCALC_* settings)
+        self.args = list(args)  # more `serve` flags
         self.proc = None
         self.port = None
         self.stdout_lines = []
         self.stderr_lines = []
         self._cv = threading.Condition()
         self._stdout_done = False
+        self._stderr_done = False
 
     @property
     def base_url(self):
@@ -258,20 +279,41 @@ class Server:
         with self._cv:
             if is_stdout:
                 self._stdout_done = True
+            else:
+                self._stderr_done = True
             self._cv.notify_all()
 
     def wait_for_line(self, pattern, timeout=10.0):
         """The first stdout line matching `pattern` (a match object), or None."""
-        rx = re.compile(pattern)
+        return self._wait(lambda: self.stdout_lines, re.compile(pattern).search, timeout)
+
+    def log_records(self):
+        """The operational log: stderr's JSON lines, parsed (other lines, such as a
+        sanitizer's report, are left out)."""
+        with self._cv:
+            lines = list(self.stderr_lines)
+        return [r for r in map(parse_log_line, lines) if r is not None]
+
+    def wait_for_log(self, msg_pattern, timeout=10.0):
+        """The match of `msg_pattern` on the msg of the first operational log line (stderr)
+        whose msg matches, or None."""
+        rx = re.compile(msg_pattern)
+
+        def match(line):
+            record = parse_log_line(line)
+            return rx.search(record["msg"]) if record else None
+        return self._wait(lambda: self.stderr_lines, match, timeout)
+
+    def _wait(self, lines, match, timeout):
         deadline = time.monotonic() + timeout
         with self._cv:
             while True:
-                for line in self.stdout_lines:
-                    m = rx.search(line)
+                for line in lines():
+                    m = match(line)
                     if m:
                         return m
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or self._stdout_done:
+                if remaining <= 0 or (self._stdout_done and self._stderr_done):
                     return None
                 self._cv.wait(min(0.2, remaining))
 
@@ -285,13 +327,15 @@ class Server:
             args += ["--base-path", self.base_path]
         if self.dev:
             args += ["--dev"]
+        args += self.args
+        env = {**os.environ, **self.env} if self.env else None
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, env=env)
         for stream, sink, is_stdout in ((self.proc.stdout, self.stdout_lines, True),
                                         (self.proc.stderr, self.stderr_lines, False)):
             threading.Thread(target=self._pump, args=(stream, sink, is_stdout),
                              daemon=True).start()
-        m = self.wait_for_line(LISTEN_RE.pattern, timeout=15)
+        m = self.wait_for_log(LISTEN_RE.pattern, timeout=15)
         if not m:
             self.kill()
             raise AssertionError(f"server did not report 'listening on': rc={self.proc.poll()}\n"

@@ -38,16 +38,18 @@ function startServer(args) {
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 15000);
-    proc.stderr.on('data', (d) => { err += d; });
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const listen = /listening on (\S+):(\d+)/.exec(out);
+    // The start-up line is an operational log line (JSON on stderr); the dev key is
+    // printed for a person on stdout.
+    const check = () => {
+      const listen = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
       const key = /dev key \(shown once\): (tc_test_[A-Za-z0-9]+)/.exec(out);
       if (listen && key) {
         clearTimeout(timer);
         resolvePromise({ proc, port: Number(listen[2]), key: key[1] });
       }
-    });
+    };
+    proc.stderr.on('data', (d) => { err += d; check(); });
+    proc.stdout.on('data', (d) => { out += d; check(); });
     proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
   });
 }

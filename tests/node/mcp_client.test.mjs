@@ -30,10 +30,11 @@ function startServer(args) {
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
-    proc.stderr.on('data', (d) => { err += d; });
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+):(\d+)/.exec(out);
+    proc.stdout.on('data', (d) => { out += d; });
+    // The start-up line is an operational log line: JSON on stderr.
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
       if (m) {
         clearTimeout(timer);
         resolvePromise({ proc, port: Number(m[2]) });

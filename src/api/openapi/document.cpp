@@ -96,7 +96,10 @@ std::string render(const catalog::Registry& registry, const Options& options) {
       .field("name", "account")
       .field("description", "The caller's plan and quota.")
       .end_object();
-  w.begin_object().field("name", "operations").field("description", "Liveness.").end_object();
+  w.begin_object()
+      .field("name", "operations")
+      .field("description", "Liveness, readiness and metrics.")
+      .end_object();
   w.begin_object()
       .field("name", "mcp")
       .field("description", "The tools for agents, over the Model Context Protocol.")

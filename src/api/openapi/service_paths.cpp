@@ -96,6 +96,38 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
 
+  w.key("/v1/ready").begin_object().key("get").begin_object();
+  w.field("operationId", "getReady").field("summary", "Readiness check");
+  w.field("description",
+          "Whether this instance should get traffic: 503 `NOT_READY` while its shared store is "
+          "unreachable (as of the last key refresh) or while it drains after SIGTERM; 200 "
+          "otherwise. Liveness is `/v1/health`. Never authenticated, rate limited or counted.");
+  w.key("tags").begin_array().string("operations").end_array();
+  w.key("security").begin_array().end_array();
+  w.key("responses").begin_object();
+  ok_response(w, "Ready for traffic.", "ReadyResponse");
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/metrics").begin_object().key("get").begin_object();
+  w.field("operationId", "getMetrics").field("summary", "Prometheus metrics");
+  w.field("description",
+          "The Prometheus text exposition format 0.0.4 (docs/operations.md, \"Metrics\"), at "
+          "the server's root and under the base path. Never authenticated, rate limited or "
+          "counted against a plan.");
+  w.key("tags").begin_array().string("operations").end_array();
+  w.key("security").begin_array().end_array();
+  w.key("responses").begin_object();
+  w.key("200").begin_object().field("description", "The metrics.");
+  common_headers(w);
+  w.key("content").begin_object().key("text/plain; version=0.0.4; charset=utf-8").begin_object();
+  w.key("schema").begin_object().field("type", "string").end_object();
+  w.end_object().end_object().end_object();
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
   w.key("/v1/openapi.json").begin_object().key("get").begin_object();
   w.field("operationId", "getOpenApiDocument").field("summary", "This OpenAPI document");
   w.field("description",

@@ -21,6 +21,8 @@ class FakeAccess final : public accounts::AccessControl {
   bool store_down = false;        // counting calls throw StoreUnavailable (a shared store)
   bool reserve_early = false;     // take_rate_unit_for_execution reserves the quota too
 
+  bool store_reachable() const override { return !store_down; }
+
   accounts::AuthResult authenticate(std::optional<std::string_view> authorization,
                                     std::string_view peer_ip) const override {
     accounts::AuthResult r;

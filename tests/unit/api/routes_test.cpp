@@ -99,3 +99,17 @@ TEST(Routes, MatchesThePlaygroundAtTheRootAndUnderTheBasePath) {
   EXPECT_EQ(match_route("/other/app.js", "/api").kind, RouteKind::NotFound);
   EXPECT_EQ(allowed_methods(RouteKind::Asset), "GET, HEAD, OPTIONS");
 }
+
+TEST(Routes, ReadinessAndMetrics) {
+  EXPECT_EQ(match_route("/v1/ready", "").kind, RouteKind::Ready);
+  EXPECT_EQ(match_route("/api/v1/ready", "/api").kind, RouteKind::Ready);
+  // /metrics at the root (Prometheus's default path) and under the base path alike
+  EXPECT_EQ(match_route("/metrics", "").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/metrics", "/api").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/api/metrics", "/api").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/metrics/", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(match_route("/v1/metrics", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(route_name(RouteKind::Ready), "ready");
+  EXPECT_EQ(route_name(RouteKind::ToolBySlug), "tool");
+  EXPECT_EQ(allowed_methods(RouteKind::Metrics), "GET, OPTIONS");
+}
