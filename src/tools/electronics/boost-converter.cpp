@@ -209,12 +209,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double vin = in.number("vin_v");
   const double vout = in.number("vout_v");
@@ -226,15 +220,15 @@ ComputeResult compute(const Inputs& in) {
   const double limit = in.number("switch_current_limit_a");
 
   if (vout <= vin) {
-    return ToolError{"vout_v", "vout_v of " + shortest(vout) + " V is not above vin_v of " +
-                                   shortest(vin) +
+    return ToolError{"vout_v", "vout_v of " + format_shortest(vout) + " V is not above vin_v of " +
+                                   format_shortest(vin) +
                                    " V: a boost converter only steps up; raise vout_v or use a "
                                    "buck converter"};
   }
   const double ideal_duty = 1 - vin / vout;
   if (ideal_duty < kMinIdealDuty) {
     std::string msg =
-        "vout_v of " + shortest(vout) + " V is within 1 % of vin_v (ideal duty cycle ";
+        "vout_v of " + format_shortest(vout) + " V is within 1 % of vin_v (ideal duty cycle ";
     append_fixed(msg, ideal_duty * 100, 3);
     msg +=
         " %): the switch would be on for less than 1 % of each period, shorter than any "
@@ -253,8 +247,8 @@ ComputeResult compute(const Inputs& in) {
   const double peak = inductor_current + ripple / 2;
   const double max_iout = (limit - ripple / 2) * (1 - duty);
   if (max_iout < iout) {
-    std::string msg =
-        "switch_current_limit_a of " + shortest(limit) + " A is below the peak switch current of ";
+    std::string msg = "switch_current_limit_a of " + format_shortest(limit) +
+                      " A is below the peak switch current of ";
     append_fixed(msg, peak, 3);
     msg += " A, so the converter can deliver only ";
     append_fixed(msg, max_iout > 0 ? max_iout : 0, 3);

@@ -189,12 +189,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string volts(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double vin = in.number("vin_v");
   const double vout = in.number("vout_v");
@@ -207,13 +201,13 @@ ComputeResult compute(const Inputs& in) {
   // SLVA477B eq. 1: the efficiency raises the duty cycle to cover the losses.
   const double duty = vout / (vin * eta);
   if (duty >= 1) {
-    std::string msg = "vout_v of " + volts(vout) + " V is not below vin_v × efficiency (";
+    std::string msg = "vout_v of " + format_shortest(vout) + " V is not below vin_v × efficiency (";
     append_fixed(msg, vin * eta, 3);
     msg += " V): a buck converter only steps down; lower vout_v or raise vin_v";
     return ToolError{"vout_v", std::move(msg)};
   }
   if (duty > kMaxDuty) {
-    std::string msg = "vout_v of " + volts(vout) + " V needs a duty cycle of ";
+    std::string msg = "vout_v of " + format_shortest(vout) + " V needs a duty cycle of ";
     append_fixed(msg, duty * 100, 2);
     msg +=
         " %, above 99 %: the switch would be off for less than 1 % of each period, shorter "

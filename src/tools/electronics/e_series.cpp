@@ -32,19 +32,59 @@ double preferred_value(int mantissa, int exponent) {
   return exponent >= 0 ? mantissa * scale : mantissa / scale;
 }
 
-double nearest(double r, std::span<const int> values) {
-  const int decade = static_cast<int>(std::floor(std::log10(r)));
-  double best = 0, best_ratio = INFINITY;
-  for (int d = decade - 1; d <= decade + 1; ++d)  // ascending; covers both neighbours
-    for (int m : values) {
-      const double v = preferred_value(m, d - 2);
-      const double ratio = std::max(v / r, r / v);
-      if (ratio < best_ratio) {
-        best = v;
-        best_ratio = ratio;
-      }
+namespace {
+
+int decade_of(double x) {
+  return static_cast<int>(std::floor(std::log10(x)));
+}
+
+// Calls visit(v) for the preferred values of x's decade and of the decades on either side, in
+// ascending order (so they include both neighbours of x), until it returns true; returns
+// whether it did.
+template <class Visit>
+bool visit_around(double x, std::span<const int> values, Visit visit) {
+  const int decade = decade_of(x);
+  for (int d = decade - 1; d <= decade + 1; ++d)
+    for (int m : values)
+      if (visit(preferred_value(m, d - 2))) return true;
+  return false;
+}
+
+// The visited value with the smallest distance(v); the first (lowest) one on a tie.
+template <class Distance>
+double nearest_by(double x, std::span<const int> values, Distance distance) {
+  double best = 0, best_distance = INFINITY;
+  visit_around(x, values, [&](double v) {
+    const double d = distance(v);
+    if (d < best_distance) {
+      best = v;
+      best_distance = d;
     }
+    return false;
+  });
   return best;
+}
+
+}  // namespace
+
+double nearest(double r, std::span<const int> values) {
+  return nearest_by(r, values, [r](double v) { return std::max(v / r, r / v); });
+}
+
+double nearest_by_difference(double x, std::span<const int> values) {
+  return nearest_by(x, values, [x](double v) { return std::fabs(v - x); });
+}
+
+double at_or_above(double r, std::span<const int> values, double relative_tolerance) {
+  double found = 0;
+  // The decade above always holds one (10^(decade + 1) > r), so the visit always stops.
+  if (visit_around(r, values, [&](double v) {
+        if (v < r * (1 - relative_tolerance)) return false;
+        found = v;
+        return true;
+      }))
+    return found;
+  return preferred_value(values[0], decade_of(r) - 1);
 }
 
 }  // namespace toolcalc::tools::e_series

@@ -1,9 +1,10 @@
 // PCB trace width for a current and temperature rise, IPC-2221 (spec §2.5), as in KiCad's
 // pcb_calculator. Formula, references and worked examples: docs/tools/pcb-trace-width.md.
-#include <cmath>
+#include <string>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/ipc2221_current.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -11,14 +12,10 @@ namespace {
 
 using namespace catalog;
 
-// IPC-2221 §6.2 curve fit: I = k·ΔT^0.44·A^0.725, A in mil², ΔT in °C, I in A.
-constexpr double kExternal = 0.048;
-constexpr double kInternal = 0.024;
-constexpr double kTempExponent = 0.44;
-constexpr double kAreaExponent = 0.725;
-// The charts behind the fit stop here; beyond them the fit is an extrapolation.
-constexpr double kMaxInternalCurrentA = 17.5;
-constexpr double kMaxWidthMil = 400;
+// The IPC-2221 curve and the limits of its charts: ipc2221_current.hpp.
+using ipc2221::kMaxInternalCurrentA;
+using ipc2221::kMaxWidthMil;
+
 // 1 oz of copper spread over 1 ft² is 1.378 mil (35 µm) thick.
 constexpr double kMilPerOz = 1.378;
 constexpr double kMetresPerMil = 25.4e-6;
@@ -138,9 +135,8 @@ ComputeResult compute(const Inputs& in) {
         "current over several traces or layers, or route it on an external layer";
     return ToolError{"current_a", std::move(msg)};
   }
-  const double k = internal ? kInternal : kExternal;
-  const double area_mil2 = std::pow(
-      current / (k * std::pow(in.number("temp_rise_c"), kTempExponent)), 1.0 / kAreaExponent);
+  const double area_mil2 = ipc2221::area_mil2(internal ? ipc2221::kInternal : ipc2221::kExternal,
+                                              in.number("temp_rise_c"), current);
   const double thickness_mil = in.number("copper_weight_oz") * kMilPerOz;
   const double width_mil = area_mil2 / thickness_mil;
   if (width_mil > kMaxWidthMil) {

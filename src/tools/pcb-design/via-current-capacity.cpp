@@ -1,11 +1,12 @@
 // Via current capacity: the IPC-2221 current-capacity curve applied to the plated barrel of a
 // via, as in KiCad's pcb_calculator via panel. Formula, references and worked examples:
 // docs/tools/via-current-capacity.md.
-#include <cmath>
 #include <numbers>
+#include <string>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/ipc2221_current.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -13,14 +14,10 @@ namespace {
 
 using namespace catalog;
 
-// IPC-2221 §6.2 curve fit, I = k·ΔT^0.44·A^0.725 (A in mil², ΔT in °C, I in A). A via
-// barrel runs from an outer layer to an outer layer through the laminate; like KiCad, we use
-// the external-layer k (common practice; see the doc page for why and for its limits).
-constexpr double kExternal = 0.048;
-constexpr double kTempExponent = 0.44;
-constexpr double kAreaExponent = 0.725;
-// The IPC-2221 charts stop at 35 A; beyond that the curve fit is an extrapolation.
-constexpr double kMaxChartCurrentA = 35;
+// The IPC-2221 curve (ipc2221_current.hpp) on the barrel's copper. A via barrel runs from an
+// outer layer to an outer layer through the laminate; like KiCad, we use the external-layer k
+// (common practice; see the doc page for why and for its limits), and the charts' 35 A limit.
+using ipc2221::kMaxExternalCurrentA;
 constexpr double kMmPerMil = 0.0254;
 // Annealed copper at 20 °C (IEC 60028), the value KiCad uses; plated copper is close to it.
 constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
@@ -169,9 +166,8 @@ ComputeResult compute(const Inputs& in) {
   // Annulus between the finished hole d and d + 2t: π·((d + 2t)² − d²)/4 = π·(d + t)·t.
   const double area_mm2 = std::numbers::pi * (hole_mm + plating_mm) * plating_mm;
   const double area_mil2 = area_mm2 / (kMmPerMil * kMmPerMil);
-  const double per_via_a =
-      kExternal * std::pow(rise_c, kTempExponent) * std::pow(area_mil2, kAreaExponent);
-  if (per_via_a > kMaxChartCurrentA) {
+  const double per_via_a = ipc2221::current_a(ipc2221::kExternal, rise_c, area_mil2);
+  if (per_via_a > kMaxExternalCurrentA) {
     std::string msg = "temp_rise_c of ";
     append_shortest(msg, rise_c);
     msg += " °C gives ";
