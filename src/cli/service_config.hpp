@@ -24,7 +24,7 @@ struct ServiceConfig {
   bool access_log = true;                             // JSON lines on stdout
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // [store]
-  std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared, issue 9)
+  std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";

@@ -1,4 +1,4 @@
-// The SAX body parser's one level of nested members (the sweep body of issue 8:
+// The SAX body parser's one level of nested members (the sweep body:
 // {"inputs":{…},"vary":{…}}), with duplicate keys refused at that level too.
 #include "catalog/json_body.hpp"
 
