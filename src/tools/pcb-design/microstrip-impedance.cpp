@@ -7,15 +7,16 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/microstrip_model.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerInch;
+using pcb::kSpeedOfLightMmPerPs;
 
-constexpr double kSpeedOfLight = 299792458;  // m/s, exact (SI)
-constexpr double kMmPerInch = 25.4;
 using microstrip::kMaxWidthToHeight;
 using microstrip::kMinWidthToHeight;
 
@@ -161,9 +162,9 @@ ComputeResult compute(const Inputs& in) {
   // KiCad's MICROSTRIP::microstrip_Z0 without a cover (its default cover height is effectively
   // infinite, so the cover factor is 1).
   const microstrip::SingleLine line = microstrip::single_line(w, h, t, er);
-  // t_pd = √εeff / c; c in mm/ps is 0.299792458.
+  // t_pd = √εeff / c.
   const double delay_ps_per_mm =
-      std::sqrt(line.effective_dielectric_constant) / (kSpeedOfLight * 1e3 / 1e12);
+      std::sqrt(line.effective_dielectric_constant) / kSpeedOfLightMmPerPs;
   Outputs out;
   out.set("z0_ohm", line.z0_ohm)
       .set("width_to_height", u)

@@ -5,25 +5,24 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/ipc2221_current.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kCopperResistivity;
+using pcb::kMetresPerMil;
+using pcb::kMilPerOz;
+using pcb::kMmPerMil;
+using pcb::kUmPerMil;
 
 // The IPC-2221 curve and the limits of its charts: ipc2221_current.hpp.
 using ipc2221::kMaxInternalCurrentA;
 using ipc2221::kMaxWidthMil;
 
-// 1 oz of copper spread over 1 ft² is 1.378 mil (35 µm) thick.
-constexpr double kMilPerOz = 1.378;
-constexpr double kMetresPerMil = 25.4e-6;
-constexpr double kMmPerMil = 0.0254;
-constexpr double kUmPerMil = 25.4;
-// Annealed copper at 20 °C (IEC 60028), the value KiCad uses.
-constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
-constexpr double kLengthM = 0.01;               // outputs are per centimetre of trace
+constexpr double kLengthM = 0.01;  // outputs are per centimetre of trace
 
 constexpr const char* kKicadManual1A =
     "KiCad PCB Calculator reference manual (kicad-doc, 2019), section Track Width, figure "

@@ -6,15 +6,15 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/microstrip_model.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
-
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;  // c, exact (SI), in mm/ps
-constexpr double kMmPerInch = 25.4;
+using pcb::kMmPerInch;
+using pcb::kSpeedOfLightMmPerPs;
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;

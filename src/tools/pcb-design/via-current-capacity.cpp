@@ -7,20 +7,20 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/ipc2221_current.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kCopperResistivity;
+using pcb::kMmPerMil;
 
 // The IPC-2221 curve (ipc2221_current.hpp) on the barrel's copper. A via barrel runs from an
 // outer layer to an outer layer through the laminate; like KiCad, we use the external-layer k
 // (common practice; see the doc page for why and for its limits), and the charts' 35 A limit.
 using ipc2221::kMaxExternalCurrentA;
-constexpr double kMmPerMil = 0.0254;
-// Annealed copper at 20 °C (IEC 60028), the value KiCad uses; plated copper is close to it.
-constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;

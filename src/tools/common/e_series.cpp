@@ -1,4 +1,4 @@
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 
 #include <algorithm>
 #include <cmath>

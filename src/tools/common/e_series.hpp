@@ -1,8 +1,9 @@
 #pragma once
-// IEC 60063:2015 preferred-number series (E12, E24, E96), shared by the tools that round a
-// resistance or a capacitance to a part you can buy. Values are three significant digits: value ×
-// 100 in the decade 1 … 10. The tests of voltage-divider and led-series-resistor check every entry
-// against the standard's list.
+// IEC 60063:2015 preferred-number series (E12, E24, E96), shared by the tools of several domains
+// that round a resistance or a capacitance to a part you can buy (electronics' resistor tools,
+// iot-mcu's crystal-load-capacitors). Values are three significant digits: value × 100 in the
+// decade 1 … 10. The tests of voltage-divider and led-series-resistor check every entry against
+// the standard's list; e_series_test.cpp checks the searches.
 #include <span>
 #include <string_view>
 

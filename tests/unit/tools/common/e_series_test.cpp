@@ -1,6 +1,6 @@
 // The shared IEC 60063 helpers: each search agrees with a brute-force scan of every preferred
 // value from 1 mΩ (or pF) to 100 MΩ, and the documented tie and tolerance rules hold.
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 
 #include <gtest/gtest.h>
 
