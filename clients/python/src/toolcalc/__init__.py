@@ -4,7 +4,7 @@
 
     client = Client("http://127.0.0.1:8080/api", key="tc_live_…")
     r = client.run("voltage-divider", vin_v=5, r1_ohm=1000, r2_ohm=1940)
-    r["vout_v"]        # Decimal('3.2986'): exactly the text the server wrote
+    r["vout_v"]        # Decimal('3.2993'): exactly the text the server wrote
 
 Standard library only. Numbers with a fraction or exponent are `decimal.Decimal`, integers
 `int`, so nothing the server rounded is rounded again.
