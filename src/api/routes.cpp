@@ -40,8 +40,12 @@ bool valid_name(std::string_view s) {
   return true;
 }
 
-// "/" (the page) or "/" + an embedded file's name.
+// "/" (the page) or "/" + an embedded file's name; or /llms.txt (llmstxt.org: at the root).
 bool match_asset(std::string_view path, Route& route) {
+  if (path == "/llms.txt") {
+    route.kind = RouteKind::LlmsTxt;
+    return true;
+  }
   if (path.empty() || path.front() != '/') return false;
   path.remove_prefix(1);
   if (!path.empty() && !is_embedded_file(path)) return false;
@@ -62,7 +66,7 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
-  // The playground is served at the root and under the base path alike.
+  // The playground and llms.txt are served at the root and under the base path alike.
   if (match_asset(path, route)) return route;
   if (!base_path.empty()) {
     if (path.substr(0, base_path.size()) != base_path) return route;

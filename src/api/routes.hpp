@@ -18,6 +18,7 @@ enum class RouteKind {
   OpenApi,     // /v1/openapi.json
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
+  LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
 };
 
 struct Route {

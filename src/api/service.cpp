@@ -9,6 +9,7 @@
 #include "accounts/rate_window.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
+#include "api/llms_txt.hpp"
 #include "api/openapi/openapi.hpp"
 #include "api/query.hpp"
 #include "api/request_id.hpp"
@@ -61,6 +62,7 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
       openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
+      llms_txt_(render_llms_txt(registry, options_.base_path)),
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
@@ -236,12 +238,13 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-// CORS preflight, liveness and the playground's files: answered before the caller is
-// identified, never limited or counted (they carry the anonymous window's headers).
+// CORS preflight, liveness, the playground's files and llms.txt: answered before the caller
+// is identified, never limited or counted (they carry the anonymous window's headers).
 bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
-  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset)
+  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
+      kind != RouteKind::LlmsTxt)
     return false;
   ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
@@ -262,6 +265,8 @@ bool Service::answer_uncounted(Context& ctx) {
   } else if (req.method != "GET") {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this endpoint", {}});
+  } else if (kind == RouteKind::LlmsTxt) {
+    llms_txt(ctx);
   } else {
     health(ctx);
   }
@@ -501,6 +506,14 @@ void Service::asset(Context& ctx) {
   ctx.res.status = 200;
   ctx.res.content_type = a->content_type;
   ctx.res.body_prefix = a->body;  // assets_ lives as long as the Service
+}
+
+// The catalog for agents that read text (llmstxt.org): Markdown, served as plain text like
+// the convention's own site, so that a browser shows it rather than downloading it.
+void Service::llms_txt(Context& ctx) {
+  ctx.res.status = 200;
+  ctx.res.content_type = "text/plain; charset=utf-8";
+  ctx.res.body_prefix = llms_txt_;
 }
 
 void Service::health(Context& ctx) {

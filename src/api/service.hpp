@@ -85,6 +85,7 @@ class Service {
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
   void sweep(Context& ctx);         // api/sweep.cpp
   void asset(Context& ctx);         // the playground's files
+  void llms_txt(Context& ctx);      // GET /llms.txt
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -100,6 +101,7 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  std::string llms_txt_;  // GET /llms.txt's body (api/llms_txt.hpp), rendered once
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1

@@ -68,6 +68,9 @@ std::string render(const catalog::Registry& registry, const Options& options) {
           " KiB is 413 `PAYLOAD_TOO_LARGE`, over the connection cap is 503 `SERVER_BUSY`. The "
           "MCP endpoint (`/mcp`) serves the same tools to agents. Decisions the contract left "
           "open are in docs/api.md.");
+  // Who answers for the service is whoever runs it; the request id is what they need.
+  w.key("contact").begin_object().field("name", "The operator of this toolcalc service");
+  w.end_object();
   w.end_object();
 
   w.key("servers").begin_array().begin_object().field("url", server_url(options));
