@@ -22,8 +22,9 @@ class Evaluator {
   // 422 case): nullptr, with `error` set. Throws std::logic_error when the tool leaves an
   // output unset or produces a non-finite number (a defect, as execute treats it).
   const catalog::Outputs* run(catalog::ToolError& error);
-  // The numeric output at descriptor index `output` of `outputs` (from run).
-  double number(const catalog::Outputs& outputs, size_t output) const;
+  // The numeric output at descriptor index `output` of the outputs run returned last.
+  double number(size_t output) const;
+  const std::string& text(size_t output) const;
   int64_t evaluations() const { return evaluations_; }
 
  private:
@@ -31,6 +32,12 @@ class Evaluator {
   catalog::Inputs inputs_;
   catalog::ComputeResult last_;
   int64_t evaluations_ = 0;
+  // Per descriptor output, the index of its entry in the last outputs, and that entry's key
+  // pointer: a tool sets its outputs with the same literals in the same order each time,
+  // so one pointer comparison per output usually confirms the whole layout.
+  std::vector<size_t> slot_;
+  std::vector<const char*> key_data_;
+  bool locate(const catalog::Outputs& outputs);
 };
 
 // Descriptor indices of the number/integer inputs and of the number/string outputs.

@@ -119,12 +119,11 @@ class Solver {
     }
     evaluator_.set(options_.input, x);
     catalog::ToolError error;
-    const catalog::Outputs* outputs = evaluator_.run(error);
-    if (outputs == nullptr) {
+    if (evaluator_.run(error) == nullptr) {
       if (!result_.first_failure) result_.first_failure = error;
       return false;
     }
-    const double f = evaluator_.number(*outputs, options_.output);
+    const double f = evaluator_.number(options_.output);
     result_.reach_min = result_.reach_min ? std::min(*result_.reach_min, f) : f;
     result_.reach_max = result_.reach_max ? std::max(*result_.reach_max, f) : f;
     largest_ = std::max(largest_, std::fabs(f));

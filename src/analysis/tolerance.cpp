@@ -91,9 +91,9 @@ class Analysis {
 
   ToleranceOutcome run() {
     catalog::ToolError error;
-    const catalog::Outputs* nominal = evaluator_.run(error);
-    if (nominal == nullptr) return ToleranceFailure{ToleranceFailure::Kind::Nominal, error, {}};
-    start(*nominal);
+    if (evaluator_.run(error) == nullptr)
+      return ToleranceFailure{ToleranceFailure::Kind::Nominal, error, {}};
+    start();
     differences();
     corners();
     if (!samples()) {
@@ -122,11 +122,11 @@ class Analysis {
   }
 
   // The outcomes start at the nominal: its values are the first extremes.
-  void start(const catalog::Outputs& outputs) {
+  void start() {
     for (const size_t o : numeric_) {
       NumericOutcome n;
       n.output = o;
-      n.nominal = evaluator_.number(outputs, o);
+      n.nominal = evaluator_.number(o);
       n.min = n.max = {n.nominal, point_};
       nominal_values_.push_back(n.nominal);
       result_.numeric.push_back(std::move(n));
@@ -134,18 +134,11 @@ class Analysis {
     for (const size_t o : text_) {
       TextOutcome t;
       t.output = o;
-      t.nominal = text_of(outputs, o);
+      t.nominal = evaluator_.text(o);
       result_.text.push_back(std::move(t));
     }
     values_.assign(numeric_.size(), {});
     for (auto& v : values_) v.reserve(static_cast<size_t>(options_.samples));
-  }
-
-  const std::string& text_of(const catalog::Outputs& outputs, size_t o) const {
-    const auto& out = evaluator_.descriptor().outputs[o];
-    const auto* v = outputs.find(out.key, o);
-    if (const auto* s = v ? std::get_if<std::string>(v) : nullptr) return *s;
-    throw std::logic_error(evaluator_.descriptor().slug + " set " + out.key + " as a number");
   }
 
   // Two evaluations per toleranced input, the others at their nominals.
@@ -164,12 +157,11 @@ class Analysis {
       bool ok = true;
       for (const auto& [x, f] : {std::pair{d.x1, &f1}, std::pair{d.x2, &f2}}) {
         evaluator_.set(s.input, x);
-        const catalog::Outputs* out = evaluator_.run(error);
-        if (out == nullptr) {
+        if (evaluator_.run(error) == nullptr) {
           ok = false;
           continue;
         }
-        for (size_t j = 0; j < numeric_.size(); ++j) (*f)[j] = evaluator_.number(*out, numeric_[j]);
+        for (size_t j = 0; j < numeric_.size(); ++j) (*f)[j] = evaluator_.number(numeric_[j]);
       }
       evaluator_.set(s.input, s.nominal);
       if (!ok) {
@@ -181,9 +173,9 @@ class Analysis {
     }
   }
 
-  void track_extremes(const catalog::Outputs& out) {
+  void track_extremes() {
     for (size_t j = 0; j < numeric_.size(); ++j) {
-      const double v = evaluator_.number(out, numeric_[j]);
+      const double v = evaluator_.number(numeric_[j]);
       NumericOutcome& n = result_.numeric[j];
       if (v < n.min.value) n.min = {v, point_};
       if (v > n.max.value) n.max = {v, point_};
@@ -199,15 +191,14 @@ class Analysis {
         point_[i] =
             (mask >> i) & 1 ? corner_high(options_.inputs[i]) : corner_low(options_.inputs[i]);
       set_point();
-      const catalog::Outputs* out = evaluator_.run(error);
-      if (out == nullptr) {
+      if (evaluator_.run(error) == nullptr) {
         if (result_.failed_corners++ == 0) result_.first_failed_corner = {point_, error};
         continue;
       }
-      track_extremes(*out);
+      track_extremes();
       for (size_t j = 0; j < text_.size(); ++j) {
         auto& seen = result_.text[j].corners;
-        const std::string& value = text_of(*out, text_[j]);
+        const std::string& value = evaluator_.text(text_[j]);
         if (std::find(seen.begin(), seen.end(), value) == seen.end()) seen.push_back(value);
       }
     }
@@ -220,17 +211,16 @@ class Analysis {
     for (int64_t n = 0; n < options_.samples; ++n) {
       for (size_t i = 0; i < point_.size(); ++i) point_[i] = draw(options_.inputs[i], rng);
       set_point();
-      const catalog::Outputs* out = evaluator_.run(error);
-      if (out == nullptr) {
+      if (evaluator_.run(error) == nullptr) {
         if (result_.failed_samples++ == 0) result_.first_failed_sample = {point_, error};
         continue;
       }
-      track_extremes(*out);
+      track_extremes();
       for (size_t j = 0; j < numeric_.size(); ++j)
-        values_[j].push_back(evaluator_.number(*out, numeric_[j]));
+        values_[j].push_back(evaluator_.number(numeric_[j]));
       for (size_t j = 0; j < text_.size(); ++j) {
         auto& counts = result_.text[j].samples;
-        const std::string& value = text_of(*out, text_[j]);
+        const std::string& value = evaluator_.text(text_[j]);
         auto it = std::find_if(counts.begin(), counts.end(),
                                [&](const TextCount& c) { return c.value == value; });
         if (it == counts.end())

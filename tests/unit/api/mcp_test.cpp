@@ -129,8 +129,11 @@ TEST_F(McpTest, ToolsListUsesTheSchemaGenerator) {
   ASSERT_EQ(r.status, 200) << r.body;
   const auto doc = parse(r);
   const auto& tools = doc.at("result").at("tools").as_array();
-  ASSERT_EQ(tools.size(), registry.tools().size());
-  for (size_t i = 0; i < tools.size(); ++i) {
+  // Every catalog tool, then tolerance_analysis and solve_for_input.
+  ASSERT_EQ(tools.size(), registry.tools().size() + 2);
+  EXPECT_EQ(tools[tools.size() - 2].at("name").as_string(), "tolerance_analysis");
+  EXPECT_EQ(tools[tools.size() - 1].at("name").as_string(), "solve_for_input");
+  for (size_t i = 0; i < registry.tools().size(); ++i) {
     const auto& t = registry.tools()[i].tool.descriptor;
     const auto& tool = tools[i].as_object();
     EXPECT_EQ(tool.at("name").as_string(), t.domain + "_" + t.slug);
