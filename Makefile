@@ -5,7 +5,7 @@ JOBS ?= 2
 PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
-.PHONY: all deps configure build run test unit-test api-test api-test-redis clean format \
+.PHONY: all deps configure build run test unit-test api-test api-test-redis clean format format-check \
         node-deps lint-openapi contract-test mcp-test browser-test
 
 all: build
@@ -23,7 +23,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test
+test: format-check build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -31,13 +31,13 @@ unit-test:
 api-test:
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
 
-# The same suite with every server and `toolcalc keys` on the shared Redis store (issue 9),
+# The same suite with every server and `toolcalc keys` on the shared Redis store,
 # against a real redis-server (AOF on) that the suite starts; adds the fleet test (three
 # instances behind nginx, tests/api/test_fleet.py).
 api-test-redis:
 	TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
 
-# Third-party clients (issue 7): Node packages pinned in package.json + package-lock.json.
+# Third-party clients: Node packages pinned in package.json + package-lock.json.
 node-deps: node_modules/.package-lock.json
 
 node_modules/.package-lock.json: package.json package-lock.json
@@ -60,7 +60,7 @@ contract-test: build node-deps
 mcp-test: build node-deps
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc node --test tests/node/
 
-# The playground in a real browser (issue 8): Debian's chromium, headless, driven by the
+# The playground in a real browser: Debian's chromium, headless, driven by the
 # pinned playwright-core (tests/browser). Screenshots go to build/artifacts/.
 browser-test: build node-deps
 	./scripts/install-browser-deps.sh
@@ -70,16 +70,20 @@ browser-test: build node-deps
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
+# Fails when a C++ file differs from what the project's .clang-format makes of it.
+format-check: deps
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
+
 clean:
 	rm -rf $(BUILD_DIR)
 
-# Benchmarks (issue 6): Release build in build-release, toolcalc vs nginx under wrk,
+# Benchmarks: Release build in build-release, toolcalc vs nginx under wrk,
 # instructions per request, RSS, a profile, micro-benchmarks, scaling. See bench/bench.py.
 .PHONY: bench
 bench:
 	./bench/run.sh
 
-# Fuzzing and sanitizers (issue 5; docs/reliability.md). `make fuzz`: the libFuzzer targets
+# Fuzzing and sanitizers (docs/reliability.md). `make fuzz`: the libFuzzer targets
 # of fuzz/, built with clang under ASan+UBSan in build-fuzz; each replays its saved crashes
 # (fuzz/regressions/) then fuzzes for FUZZ_SECONDS on a copy of its seed corpus.
 # `make test-asan`: everything built with g++ under ASan+UBSan in build-asan, then ctest and

@@ -1199,7 +1199,7 @@ REDIS_THREADS = env_int("BENCH_REDIS_THREADS", 2)
 
 
 def redis_phase(report, binary, work, key):
-    """Phase 7: the cost of the shared store (issue 9). Each execute takes its rate and
+    """Phase 7: the cost of the shared store. Each execute takes its rate and
     quota units in a Lua script, sent on the server thread's pipelined connection
     (store/redis_pipeline.hpp), one script call for the steps the thread started in one
     turn of its event loop (store/redis_counters.cpp): the thread serves other requests
@@ -1338,7 +1338,7 @@ def optional_phase(report, name, fn):
 
 
 def targets(report, s):
-    report.line("== issue 6 targets (benchmark goals, read off the runs above) ==")
+    report.line("== targets (benchmark goals, read off the runs above) ==")
     c = 64 if 64 in CONNECTIONS else CONNECTIONS[-1]
     t, n = s.results[("execute", c, "toolcalc")], s.results[("execute", c, "nginx")]
     rows = [

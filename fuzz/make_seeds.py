@@ -158,7 +158,7 @@ def http_seeds(tools):
     s["me"] = request("GET", "/api/v1/me", [auth])
     s["me-anonymous"] = request("GET", "/api/v1/me")
     s["execute"] = request("POST", execute, [auth, json_ct], body)
-    # Sweeps and the playground's files (issue 8).
+    # Sweeps and the playground's files.
     sweep_body = ('{"inputs":' + body + ',"vary":{"key":"cycle_period_s","from":30,"to":120,'
                   '"points":4}}')
     s["sweep"] = request("POST", execute + "/sweep", [auth, json_ct], sweep_body)

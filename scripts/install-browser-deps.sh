@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's chromium for the playground's browser test (make browser-test, issue 8 point 4),
+# Debian's chromium for the playground's browser test (make browser-test),
 # driven headless by playwright-core (pinned in package.json). Playwright's own browser
 # download is never used: Debian packages only. Idempotent: does nothing (and needs no
 # network) when chromium is installed.

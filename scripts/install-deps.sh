@@ -11,10 +11,12 @@ packages=(
   libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev libhiredis-dev
   # tests
   libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3 wrk
-  # the shared store's tests start a real Redis, the fleet test a real nginx (issue 9)
+  # the shared store's tests start a real Redis, the fleet test a real nginx
   redis-server nginx-light
   # fuzzing (`make fuzz`: clang 14 with its libFuzzer and sanitizer runtimes)
   clang libclang-rt-14-dev
+  # `make format-check` (part of `make test`): the formatter the project's style is checked with
+  clang-format
 )
 
 missing=()

@@ -1,4 +1,4 @@
-// The playground (issue 8; docs/playground.md): hash routes
+// The playground (docs/playground.md): hash routes
 //   #/                   domains with their live/target counts and tools
 //   #/{domain}/{slug}    one tool: form, results, curl line, sweep panel
 // Everything goes through the public API at the base path the server wrote into the page.

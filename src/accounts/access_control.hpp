@@ -1,5 +1,5 @@
 #pragma once
-// What the API layer needs from accounts (spec §5, §8; issue 4): who is calling, may
+// What the API layer needs from accounts (spec §5, §8): who is calling, may
 // they make one more call this minute, and may one more execution count against the
 // month. The API never sees keys' storage; the implementation keeps keys in memory and
 // persists usage behind store/.

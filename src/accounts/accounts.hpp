@@ -1,5 +1,5 @@
 #pragma once
-// AccessControl over a store (issue 4): keys from an in-memory snapshot refreshed in the
+// AccessControl over a store: keys from an in-memory snapshot refreshed in the
 // background, per-minute rate windows, and monthly quota counters flushed to the store.
 //
 //   auto acc = std::make_unique<accounts::Accounts>(

@@ -1,5 +1,5 @@
 #pragma once
-// The API key format (issue 4 point 1): `tc_live_` (or `tc_test_` for dev keys) followed
+// The API key format: `tc_live_` (or `tc_test_` for dev keys) followed
 // by 32 base62 characters from the OS CSPRNG — about 190 bits, so an unsalted SHA-256 is
 // enough to make the stored hash useless to whoever reads the database.
 #include <optional>

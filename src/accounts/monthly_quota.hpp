@@ -1,5 +1,5 @@
 #pragma once
-// Monthly quota (issue 4 point 5): one counter per key per calendar month (UTC), held in
+// Monthly quota: one counter per key per calendar month (UTC), held in
 // memory (sharded, mutex-guarded, so reservations are exact under concurrency) and
 // persisted as deltas: every change is also added to the entry's `pending` count, which
 // the flusher takes and writes to the store.

@@ -1,5 +1,5 @@
 #pragma once
-// Plans (issue 4 point 2): built-in defaults, overridden or extended by `[plans.NAME]`
+// Plans: built-in defaults, overridden or extended by `[plans.NAME]`
 // tables of the config file.
 #include <string_view>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Per-minute rate limit (issue 4 point 4): fixed 60 s windows aligned to the clock
+// Per-minute rate limit: fixed 60 s windows aligned to the clock
 // (start = ⌊now/60⌋·60), one counter per subject. Counters live in sharded, mutex-guarded
 // maps, so N simultaneous calls against limit L allow exactly L.
 #include <array>

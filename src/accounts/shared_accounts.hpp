@@ -1,5 +1,5 @@
 #pragma once
-// AccessControl over a store shared by a fleet of instances (issue 9): the keys cached in
+// AccessControl over a store shared by a fleet of instances: the keys cached in
 // memory as in Accounts (reloaded within key_refresh_interval of a change made by any
 // process), but every rate unit and quota unit counted in the shared store itself, one
 // atomic step per request, so that limits hold across the fleet and a count a client

@@ -1,6 +1,6 @@
 #pragma once
 // One JSON line per response: time, request id, key prefix, method, path, status,
-// latency. Never a key, a hash, a query string or a body (issue 5 point 6).
+// latency. Never a key, a hash, a query string or a body.
 #include <cstdint>
 #include <cstdio>
 #include <string_view>

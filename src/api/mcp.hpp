@@ -1,5 +1,5 @@
 #pragma once
-// The Model Context Protocol front (issue 7 point 4): the registry's tools for agents over
+// The Model Context Protocol front: the registry's tools for agents over
 // Streamable HTTP at {base}/mcp, JSON responses only. Service::mcp_endpoint (mcp.cpp)
 // parses one JSON-RPC message per POST and runs tools/call through Service::run_tool, the
 // execute path of the REST API. What is here is the part without a request: tool names,

@@ -1,5 +1,5 @@
 #pragma once
-// Query parameters of GET /v1/tools (issue 2 point 7).
+// Query parameters of GET /v1/tools.
 #include <cstdint>
 #include <string>
 #include <string_view>

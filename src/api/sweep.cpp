@@ -1,4 +1,4 @@
-// POST {base}/v1/{domain}/{slug}/sweep (issue 8): one tool run over a range of one numeric
+// POST {base}/v1/{domain}/{slug}/sweep: one tool run over a range of one numeric
 // input. The body is validated once (api/sweep_request), `points` quota units are reserved
 // up front, each point goes through the execute path's compute_result, and the unit of a
 // point that produced no result (a 422 case) is given back. docs/api.md "Sweeps".

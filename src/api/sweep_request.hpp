@@ -1,5 +1,5 @@
 #pragma once
-// The body of POST /v1/{domain}/{slug}/sweep (issue 8; docs/api.md "Sweeps"):
+// The body of POST /v1/{domain}/{slug}/sweep (docs/api.md "Sweeps"):
 // {"inputs":{…}, "vary":{"key","from","to","points"}}, checked against one tool.
 // Pure: no accounts, no HTTP.
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // JSON rendering of the catalog model: descriptor records (spec §2.1) and tool results
-// rounded at each output's precision (issue 2 point 9).
+// rounded at each output's precision.
 #include <string>
 
 #include "catalog/descriptor.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Turns a parsed request body into Inputs for one tool, or the first failure in
-// descriptor order (issue 2 point 8). `step` is a UI hint and is not enforced.
+// descriptor order. `step` is a UI hint and is not enforced.
 #include "catalog/descriptor.hpp"
 #include "catalog/json_body.hpp"
 #include "core/api_error.hpp"

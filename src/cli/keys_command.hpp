@@ -1,5 +1,5 @@
 #pragma once
-// `toolcalc keys create|list|revoke` (issue 4 point 1): manages API keys in the store of
+// `toolcalc keys create|list|revoke`: manages API keys in the store of
 // the data directory, with or without a server running on it.
 namespace CLI {
 class App;

@@ -27,7 +27,7 @@ struct ServiceConfig {
   // "Analyses"); 2 per thread may wait, more get 503. 0: run them on the I/O threads.
   int analysis_threads = 1;
   // [store]
-  std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared, issue 9)
+  std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";

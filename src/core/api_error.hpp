@@ -94,8 +94,8 @@ constexpr const ErrorKind& error_kind(ErrorCode code) {
 
 struct ApiError {
   ErrorCode code = ErrorCode::Internal;
-  std::string message;  // human readable, names the bound or reason
-  std::string field;    // offending input key; empty when no single input is at fault
+  std::string message = {};  // human readable, names the bound or reason
+  std::string field = {};    // offending input key; empty when no single input is at fault
 
   int status() const { return error_kind(code).status; }
   std::string_view code_name() const { return error_kind(code).name; }

@@ -1,5 +1,5 @@
 #pragma once
-// Persistence of API keys and monthly usage (issue 4), behind an interface so that a
+// Persistence of API keys and monthly usage, behind an interface so that a
 // shared backend for several instances can replace the embedded SQLite one. The store
 // never sees a plaintext key: only its prefix (for display and revocation) and its hash.
 #include <cstdint>

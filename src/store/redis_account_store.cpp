@@ -1,4 +1,4 @@
-// API keys and monthly usage in Redis (issue 9), behind the AccountStore interface that
+// API keys and monthly usage in Redis, behind the AccountStore interface that
 // the SQLite store implements: `toolcalc keys … --config` against Redis, and the key
 // refresh of every server of the fleet. Changes are Lua scripts (atomic: a key and its
 // indexes and the generation move together); the keys of docs/deploy.md, "Redis data".

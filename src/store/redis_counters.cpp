@@ -1,4 +1,4 @@
-// Rate windows and monthly quotas in Redis (issue 9). Each call is one Lua script, run
+// Rate windows and monthly quotas in Redis. Each call is one Lua script, run
 // atomically by Redis, so N instances taking units of one window concurrently allow
 // exactly `limit`; a refused step writes nothing (no AOF append for a 429).
 #include <boost/asio/io_context.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// Counter commands to Redis without blocking the server thread (issue 9, throughput): one
+// Counter commands to Redis without blocking the server thread: one
 // connection per event loop (HTTP worker thread) and Redis client, on that loop. Commands
 // are queued and written together while earlier ones await their replies, so one write,
 // one read and one AOF fsync on the Redis side cover every request that arrived

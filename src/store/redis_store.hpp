@@ -1,5 +1,5 @@
 #pragma once
-// The shared backend (issue 9): keys and counters in one Redis, so that any number of
+// The shared backend: keys and counters in one Redis, so that any number of
 // instances see the same keys and count against the same limits.
 #include <memory>
 

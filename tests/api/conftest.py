@@ -94,7 +94,7 @@ def api(redis_backend, shared_data_dir, config_file):
         keys = {label: BOGUS_KEY for label in SESSION_KEYS}
     server = Server(shared_data_dir, config_file).start()
     proxy = None
-    if contract.ENABLED:  # issue 7 point 3: the same suite through Prism
+    if contract.ENABLED:  # the same suite through Prism
         try:
             proxy = contract.PrismProxy(server, shared_data_dir.parent / "contract").start()
         except BaseException:

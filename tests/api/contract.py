@@ -1,4 +1,4 @@
-"""Contract mode of the black-box suite (issue 7 point 3): the shared server's HTTP goes
+"""Contract mode of the black-box suite: the shared server's HTTP goes
 through Prism (`prism proxy --errors`), which checks every request and response against the
 OpenAPI document the server itself serves at /v1/openapi.json.
 

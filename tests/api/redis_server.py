@@ -1,4 +1,4 @@
-"""A real redis-server for the black-box tests (issue 9): on a free loopback port, in a
+"""A real redis-server for the black-box tests: on a free loopback port, in a
 temporary directory, with the AOF on as in production (appendonly yes, appendfsync
 everysec: deploy/redis.conf). Installed by scripts/install-deps.sh when missing. A minimal RESP client (the
 standard library only) talks to it.

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("TOOLCALC_BIN") or str(REPO / "build" / "toolcalc")
 
 # TOOLCALC_STORE=redis (`make api-test-redis`): every server and `toolcalc keys` command of
-# the suite uses the shared Redis backend instead of SQLite files (issue 9), against the
+# the suite uses the shared Redis backend instead of SQLite files, against the
 # session's redis-server (conftest.py sets REDIS).
 STORE = os.environ.get("TOOLCALC_STORE", "sqlite")
 if STORE not in ("sqlite", "redis"):
@@ -128,7 +128,7 @@ BOGUS_KEY = "tc_live_" + "Zq7" * 10 + "xY"
 
 
 def keys_cli_available():
-    """True when `toolcalc keys create` exists (issue 4); until then the server accepts
+    """True when `toolcalc keys create` exists; until then the server accepts
     any bearer token and the tests that need real accounts are skipped."""
     try:
         r = subprocess.run([BIN, "keys", "create", "--help"], capture_output=True, text=True,
@@ -139,8 +139,10 @@ def keys_cli_available():
 
 
 KEYS_AVAILABLE = keys_cli_available()
-NO_KEYS_REASON = ("`toolcalc keys` is not available in this build (issue 4 in progress); "
-                  "the server accepts any bearer token, so real-account behaviour cannot be tested")
+NO_KEYS_REASON = "`toolcalc keys create --plan` is missing from this build"
+# Every build ships the keys CLI; a build without it is broken, never a reason to skip.
+if not KEYS_AVAILABLE:
+    raise RuntimeError(NO_KEYS_REASON + f" ({BIN})")
 
 
 _redis_dbs = {}
@@ -388,7 +390,7 @@ def header_int(r, name):
 
 
 def check_common_headers(r, accounts, tool_version=None, service_version=None):
-    """Headers every response carries (spec §8, issue 2 point 4, issue 4 point 4)."""
+    """Headers every response carries (spec §8)."""
     rid = r.headers.get("X-Request-ID")
     assert rid and REQUEST_ID_RE.match(rid), f"X-Request-ID {rid!r}"
     assert r.headers.get("Access-Control-Allow-Origin") == "*"

@@ -1,4 +1,4 @@
-"""Accounts over HTTP (issue 4; spec §5 and §8): keys, 401s, /v1/me, the per-minute rate
+"""Accounts over HTTP (spec §5 and §8): keys, 401s, /v1/me, the per-minute rate
 limit, the monthly quota, revocation and persistence across a restart.
 
 Every test here needs `toolcalc keys`; they are skipped, with the reason, until it exists."""
@@ -204,7 +204,7 @@ def test_quota_exhaustion_is_429_and_failures_do_not_consume(api):
     assert (q["limit"], q["used"], q["remaining"]) == (3, 3, 0)
 
 
-# --- exactness under concurrency (issue 4 points 4-5) -------------------------------------
+# --- exactness under concurrency -------------------------------------
 
 def fire_concurrently(api, key, n):
     """n execute calls released together, each on its own connection; their statuses."""
@@ -318,7 +318,7 @@ def test_restart_keeps_the_month_usage(start_server, tmp_path, config_file):
 
 
 def test_server_output_never_shows_a_key(api):
-    # issue 4 point 1: the key is shown once by `keys create`, never logged
+    # the key is shown once by `keys create`, never logged
     check_success(api.post(BATTERY, BATTERY_DEFAULTS), True)
     check_401(api.post(BATTERY, BATTERY_DEFAULTS, key=BOGUS_KEY), "invalid API key", api)
     time.sleep(0.2)

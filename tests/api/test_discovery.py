@@ -1,4 +1,4 @@
-"""Discovery endpoints (issue 2 point 7; spec §2.1 and §4): schema, tools listing with
+"""Discovery endpoints (spec §2.1 and §4): schema, tools listing with
 pagination, tools/{slug}, domains, health. All work without a key."""
 import re
 
@@ -22,7 +22,7 @@ TOOLS = {
 }
 DOMAIN_TARGETS = {"iot-mcu": 12, "electronics": 24, "pcb-design": 12, "programming-dev": 12}
 
-# Input descriptors from spec §2.2-2.4 and issue 3: key -> (type, unit, min, max, step, default)
+# Input descriptors from spec §2.2-2.4 and the tools' descriptors: key -> (type, unit, min, max, step, default)
 SPEC_INPUTS = {
     "mcu-deep-sleep-battery": [
         ("battery_capacity_mah", "number", "mAh", 100, 30000, 100, 2000),
@@ -206,9 +206,12 @@ def test_tools_default_listing(api, service_version):
     total = len(CATALOG)
     assert (res["page"], res["limit"], res["total"], res["pages"]) == (
         1, 20, total, (total + 19) // 20)
-    if total <= 20:
-        assert sorted(i["tool"] for i in res["items"]) == sorted(CATALOG)
-    assert set(TOOLS) <= {i["tool"] for i in res["items"]}
+    assert len(res["items"]) == min(total, 20)
+    # the default page is the first 20 of the full, stably ordered listing
+    full = api.get("/v1/tools?limit=100").json()["result"]["items"]
+    assert res["items"] == full[:20]
+    assert sorted(i["tool"] for i in full) == sorted(CATALOG)
+    assert set(TOOLS) <= {i["tool"] for i in full}
     for item in res["items"]:
         assert list(item) == SUMMARY_KEYS, list(item)
         assert item["domain"] == CATALOG[item["tool"]]
@@ -259,8 +262,11 @@ def test_tools_bad_query_400_names_parameter(api, query, field, service_version)
 def test_tools_domain_filter(api):
     for _ in range(2):
         for domain in DOMAIN_TARGETS:
-            res = check_ok_result(api.get(f"/v1/tools?domain={domain}"), api.accounts)
             expected = sorted(s for s, d in CATALOG.items() if d == domain)
+            res = check_ok_result(api.get(f"/v1/tools?domain={domain}"), api.accounts)
+            assert (res["total"], res["pages"]) == (len(expected), (len(expected) + 19) // 20)
+            assert len(res["items"]) == min(len(expected), 20)
+            res = check_ok_result(api.get(f"/v1/tools?domain={domain}&limit=100"), api.accounts)
             assert [i["domain"] for i in res["items"]] == [domain] * len(expected)
             assert (res["total"], res["pages"]) == (len(expected), 1)
             assert sorted(i["tool"] for i in res["items"]) == expected

@@ -1,4 +1,4 @@
-"""The fleet (issue 9 point 3): three toolcalc instances on one Redis (AOF on,
+"""The fleet: three toolcalc instances on one Redis (AOF on,
 appendfsync everysec, as deploy/redis.conf), behind nginx (round robin), all started and stopped here. Runs under
 `make api-test-redis` (TOOLCALC_STORE=redis).
 

@@ -1,4 +1,4 @@
-"""Hostile input, black-box (issue 5 point 3): every case is answered with the right status
+"""Hostile input, black-box: every case is answered with the right status
 and envelope, or with a clean close, and the server is still serving afterwards.
 
 The plain validation variants (every literal, every input) live in test_validation.py and the

@@ -1,5 +1,5 @@
 """Process-level behaviour on dedicated servers: --dev and --base-path, graceful stop on
-SIGTERM, and `toolcalc run` printing the same envelope as a POST (issue 2 points 2-3)."""
+SIGTERM, and `toolcalc run` printing the same envelope as a POST."""
 import json
 import re
 import shlex
@@ -199,7 +199,7 @@ def test_run_reports_validation_error_and_exits_nonzero(api):
     assert r.returncode != 0 and json.loads(r.stdout)["error"]["code"] == "NOT_FOUND"
 
 
-# --- connection cap and timeouts (issue 2 point 3) -----------------------------------------
+# --- connection cap and timeouts -----------------------------------------
 
 LIMITS_TOML = """\
 [server]

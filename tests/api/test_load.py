@@ -1,4 +1,4 @@
-"""Load held (issue 5 point 4): wrk on loopback, 256 connections for LOAD_SECONDS (default
+"""Load held: wrk on loopback, 256 connections for LOAD_SECONDS (default
 30) on the execute endpoint. Only 200s and 429s come back, with no socket error of any
 kind, and the server's RSS is flat between the first and the second half of the run.
 

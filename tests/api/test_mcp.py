@@ -1,4 +1,4 @@
-"""The MCP endpoint (issue 7 point 4), black-box over HTTP: Streamable HTTP with JSON
+"""The MCP endpoint, black-box over HTTP: Streamable HTTP with JSON
 responses, version negotiation, 202 for notifications, GET 405, tool names, tools/call on
 the REST execute path (key, rate limit, quota), tool errors, the Origin rule and JSON-RPC
 errors. The official SDK client is exercised by `make mcp-test` (tests/node)."""

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document (issue 7 point 1), black-box: served raw at /v1/openapi.json
+"""The OpenAPI 3.1 document, black-box: served raw at /v1/openapi.json
 without a key, the same bytes as `toolcalc openapi`, following the base path, and saying of
 every tool exactly what its description record says. Linting is `make lint-openapi`
 (Redocly); checking live traffic against it is `make contract-test` (Prism)."""

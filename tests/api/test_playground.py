@@ -1,4 +1,4 @@
-"""The web playground's files over HTTP (issue 8; docs/playground.md): where they are served,
+"""The web playground's files over HTTP (docs/playground.md): where they are served,
 their content types and security headers, ETag/304 and HEAD, the values written into the
 page, and that they are never authenticated, rate limited or counted.
 

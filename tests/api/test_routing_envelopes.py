@@ -1,4 +1,4 @@
-"""Routing (issue 2 point 4), envelopes and headers (point 5, spec §2.7 and §8), CORS."""
+"""Routing, envelopes and headers (point 5, spec §2.7 and §8), CORS."""
 import pytest
 
 from support import (BATTERY, BATTERY_DEFAULTS, BIG_RATE, COST, COST_REQUIRED, REQUEST_ID_RE,
@@ -204,7 +204,7 @@ def test_rate_limit_headers_on_every_kind(api):
 
 def test_keyed_calls_count_down_rate_remaining(api):
     if not api.accounts:
-        pytest.skip("needs real accounts (issue 4)")
+        pytest.skip("needs real accounts")
     a = api.post(COST, COST_REQUIRED)
     b = api.post(COST, COST_REQUIRED)
     assert header_int(a, "X-RateLimit-Limit") == header_int(b, "X-RateLimit-Limit") == BIG_RATE

@@ -1,4 +1,4 @@
-"""Secrets and logs (issue 5 point 6), black-box on a dedicated server with the access log
+"""Secrets and logs, black-box on a dedicated server with the access log
 on: real traffic (executes, /v1/me, discovery, 401s with wrong keys, a key revoked while
 the server runs, 429s, transport errors), then
 

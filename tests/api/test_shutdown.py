@@ -1,4 +1,4 @@
-"""Shutdown loses nothing (issue 5 point 5): SIGTERM during load, and kill -9 during load.
+"""Shutdown loses nothing: SIGTERM during load, and kill -9 during load.
 
 Load comes from client threads on raw keep-alive sockets, one request at a time per
 connection, so that each request's fate is known exactly:

@@ -1,4 +1,4 @@
-"""POST /v1/{domain}/{slug}/sweep over HTTP (issue 8; docs/api.md "Sweeps"): the envelope,
+"""POST /v1/{domain}/{slug}/sweep over HTTP (docs/api.md "Sweeps"): the envelope,
 the x values and their bounds, every error field, per-point errors, one rate unit and one
 quota unit per point with a result; 401/404/405/415. Runs through Prism in contract mode."""
 import json

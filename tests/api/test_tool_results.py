@@ -1,4 +1,4 @@
-"""Tool results over HTTP (issue 3, issue 2 point 9): the spec's and issue's worked numbers,
+"""Tool results over HTTP: the spec's and issue's worked numbers,
 the 422 cases, and plain-decimal rendering checked on the raw body text."""
 import math
 import random
@@ -9,7 +9,7 @@ from support import (BATTERY, BATTERY_DEFAULTS, COST, COST_REQUIRED, MOSFET, MOS
                      PCB, PCB_DEFAULTS, check_error, check_plain_decimals, check_success,
                      raw_number)
 
-# Output descriptors per spec §2.2-2.4 and issue 3 point 5: (key, type, precision)
+# Output descriptors per spec §2.2-2.4 and the tools' descriptors: (key, type, precision)
 OUTPUTS = {
     BATTERY: [("avg_current_ua", "number", 1), ("avg_current_ma", "number", 3),
               ("lifetime_hours", "number", 1), ("lifetime_days", "number", 1),
@@ -54,7 +54,7 @@ def raw_has(text, key, literal):
     assert raw_number(text, key) == literal, f"{key}: {raw_number(text, key)} != {literal}"
 
 
-# --- the numbers of the spec and issue 3 --------------------------------------------------
+# --- the spec's worked numbers --------------------------------------------------
 
 def test_battery_defaults(api):
     text, res = run(api, BATTERY, BATTERY_DEFAULTS)
@@ -216,7 +216,7 @@ def test_pcb_internal_needs_more_area(api):
     assert abs(ratio - 2 ** (1 / 0.725)) < 0.02
 
 
-# --- results against an independent model of issue 3's formulas ------------------------------
+# --- results against an independent model of the formulas ------------------------------
 
 RATES = {  # $/Mtok: input, cached, output; model_name
     "provider-a/model-a-4.7": (5.00, 0.50, 25.00, "Model A 4.7"),

@@ -1,4 +1,4 @@
-"""HTTP framing over raw sockets (issue 2 point 3): header and body limits answered with
+"""HTTP framing over raw sockets: header and body limits answered with
 envelopes, pipelining, keep-alive, HTTP/1.0, malformed requests."""
 import json
 import socket

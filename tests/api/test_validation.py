@@ -1,4 +1,4 @@
-"""Input validation over HTTP (issue 2 point 8): every input type, bounds, unknown and
+"""Input validation over HTTP: every input type, bounds, unknown and
 missing keys, defaults, duplicate keys and malformed JSON."""
 import json
 
@@ -14,7 +14,7 @@ COST_MODELS = [
     "provider-b/model-4.1", "provider-b/model-4.1-mini", "provider-b/model-4o-mini",
 ]
 
-# Numeric inputs from spec §2.2-2.4 and issue 3 point 5: (path, key, type, min, max, step)
+# Numeric inputs from spec §2.2-2.4 and the tools' descriptors: (path, key, type, min, max, step)
 NUMERIC = [
     (BATTERY, "battery_capacity_mah", "number", 100, 30000, 100),
     (BATTERY, "sleep_current_ua", "number", 1, 10000, 1),

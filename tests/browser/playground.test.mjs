@@ -1,4 +1,4 @@
-// The playground in a real browser (issue 8 point 4): Debian's chromium, headless, driven
+// The playground in a real browser: Debian's chromium, headless, driven
 // by playwright-core against a real `toolcalc serve --dev` (own port, own data dir). Every
 // tool is opened, submitted with its defaults and its shown numbers compared with the
 // API's answer to the same body; a validation error must appear beside the field the API

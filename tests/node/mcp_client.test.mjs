@@ -1,4 +1,4 @@
-// The MCP endpoint seen by the official TypeScript SDK client (issue 7 point 5): a real
+// The MCP endpoint seen by the official TypeScript SDK client: a real
 // `toolcalc serve` (under the base path /api, with a key from `toolcalc keys create`),
 // StreamableHTTPClientTransport with the Bearer header, every tool listed and called with
 // the defaults of its inputSchema, and each result compared with the REST endpoint's.

@@ -1,4 +1,4 @@
-// LLM API cost calculator (spec §2.4, issue 3 point 4). Formula, rates, references and
+// LLM API cost calculator (spec §2.4). Formula, rates, references and
 // worked examples: docs/tools/llm-api-cost-calculator.md. Rates come from
 // <catalog_dir>/llm-pricing.toml, loaded once here at start-up.
 #include <memory>
@@ -209,7 +209,7 @@ ComputeResult compute(const LlmPricing& pricing, const Inputs& in) {
   const double monthly = input_cost + output_cost;
   const double no_optim = input_mtok * p_in + output_mtok * p_out;
   const double cache_savings = input_mtok * h * (p_in - p_cached);
-  // = no_optim − cache_savings − monthly (issue 3), written as (1 − b)·(cost after caching)
+  // = no_optim − cache_savings − monthly, written as (1 − b)·(cost after caching)
   // so it is exactly 0 without batch instead of ±1e-13 of cancellation noise.
   const double batch_savings = (1 - b) * (no_optim - cache_savings);
 

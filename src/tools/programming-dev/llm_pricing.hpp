@@ -1,7 +1,7 @@
 #pragma once
 // Per-model token rates of the llm-api-cost-calculator tool, read from
 // catalog/llm-pricing.toml at start-up so an operator can change prices without a
-// rebuild (issue 3 point 4). File format and rules: the comment at the top of that file
+// rebuild. File format and rules: the comment at the top of that file
 // and docs/tools/llm-api-cost-calculator.md.
 #include <array>
 #include <filesystem>

@@ -8,7 +8,7 @@
 
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc::accounts;
 using toolcalc::ManualClock;
@@ -66,7 +66,7 @@ TEST(MonthlyQuota, ReleaseReturnsTheUnit) {
   EXPECT_EQ(quota.status(3, 1).used, 1);
 }
 
-// A sweep (issue 8) reserves one unit per point: all of them or none.
+// A sweep reserves one unit per point: all of them or none.
 TEST(MonthlyQuota, ReservesSeveralUnitsAllOrNone) {
   ManualClock clock(utc_ms(2026, 6, 10));
   MonthlyQuota quota(clock);

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc::accounts;
 using toolcalc::ManualClock;

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "accounts/monthly_quota.hpp"
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc::accounts;
 using toolcalc::accounts::testing::utc_ms;

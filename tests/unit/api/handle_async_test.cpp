@@ -1,4 +1,4 @@
-// Service::handle_async (issue 9, throughput): a request whose rate step goes to a shared
+// Service::handle_async: a request whose rate step goes to a shared
 // store is suspended and finished when the step's result arrives, with the same answer
 // handle() gives; everything else is answered at once.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The MCP endpoint through Service::handle (issue 7 point 4): JSON-RPC framing and errors,
+// The MCP endpoint through Service::handle: JSON-RPC framing and errors,
 // initialize's version negotiation, tools/list from the schema generator, tools/call on
 // the execute path (auth, quota, validation as tool errors), GET 405, the Origin rule.
 #include "api/mcp.hpp"

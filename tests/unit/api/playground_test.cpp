@@ -1,4 +1,4 @@
-// The playground's files (issue 8; docs/playground.md) as the API layer serves them:
+// The playground's files (docs/playground.md) as the API layer serves them:
 // content types, ETag/304, CSP, the values written into index.html, and that they are never
 // authenticated, rate limited or counted.
 #include <gtest/gtest.h>

@@ -71,7 +71,7 @@ TEST(Routes, MatchesSweeps) {
   EXPECT_EQ(allowed_methods(RouteKind::Sweep), "POST, OPTIONS");
 }
 
-// The playground (issue 8): the page at "/" and the base path's "/", and exactly the
+// The playground: the page at "/" and the base path's "/", and exactly the
 // embedded files below either.
 TEST(Routes, MatchesThePlaygroundAtTheRootAndUnderTheBasePath) {
   for (std::string_view base : {"", "/api"}) {

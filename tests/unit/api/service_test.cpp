@@ -1,4 +1,4 @@
-// The API layer without a socket (issue 2 points 4, 5, 7): statuses, envelopes and
+// The API layer without a socket: statuses, envelopes and
 // headers for every kind of response.
 #include "api/service.hpp"
 

@@ -1,4 +1,4 @@
-// POST /v1/{domain}/{slug}/sweep (issue 8; docs/api.md "Sweeps") without a socket:
+// POST /v1/{domain}/{slug}/sweep (docs/api.md "Sweeps") without a socket:
 // validation and the field each error names, the x values, per-point errors, and what is
 // charged (one rate unit; one quota unit per point with a result).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Validation rules of issue 2 point 8, on a descriptor that has every input type.
+// Validation rules, on a descriptor that has every input type.
 #include "catalog/validate.hpp"
 
 #include <gtest/gtest.h>

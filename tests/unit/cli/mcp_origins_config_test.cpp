@@ -1,4 +1,4 @@
-// [server] mcp_allowed_origins (issue 7 point 4): the browser origins allowed on /mcp
+// [server] mcp_allowed_origins: the browser origins allowed on /mcp
 // besides loopback ones.
 #include <gtest/gtest.h>
 #include <unistd.h>

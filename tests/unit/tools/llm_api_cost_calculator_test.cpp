@@ -1,5 +1,5 @@
 // llm-api-cost-calculator: descriptor per spec §2.4, the rates of catalog/llm-pricing.toml
-// (issue 3 point 4), the worked examples of docs/tools/llm-api-cost-calculator.md
+//, the worked examples of docs/tools/llm-api-cost-calculator.md
 // (expected texts copied from that page), the pricing loader's refusals, and properties
 // over random valid inputs.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// pcb-trace-width: descriptor per issue 3 point 5, the worked examples of
+// pcb-trace-width: descriptor, the worked examples of
 // docs/tools/pcb-trace-width.md (expected texts copied from that page), every 422, and
 // properties over random valid inputs.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The pipelined Redis path (issue 9, throughput): the RESP codec, and the asynchronous
+// The pipelined Redis path: the RESP codec, and the asynchronous
 // rate step of SharedCounters / SharedAccounts on an Asio event loop against a real
 // redis-server — exact limits with hundreds of steps in flight at once, NOSCRIPT after a
 // SCRIPT FLUSH, an unreachable server and one that never answers.
@@ -15,12 +15,12 @@
 #include "accounts/plans.hpp"
 #include "accounts/shared_accounts.hpp"
 #include "core/event_loop.hpp"
-#include "redis_process.hpp"
 #include "store/account_store.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/resp.hpp"
-#include "test_support.hpp"
+#include "support/redis_process.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;

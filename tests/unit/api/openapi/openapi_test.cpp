@@ -1,4 +1,4 @@
-// JSON Schema and OpenAPI generation (issue 7 points 1 and 4): the schemas a tool's
+// JSON Schema and OpenAPI generation: the schemas a tool's
 // descriptor gives, exactly, and the document's shape — every tool and endpoint, shared
 // components, every $ref resolvable, served as is by GET /v1/openapi.json.
 #include "api/openapi/openapi.hpp"
@@ -8,10 +8,10 @@
 #include <boost/json.hpp>
 #include <functional>
 
+#include "api/fake_access.hpp"
 #include "api/service.hpp"
 #include "catalog/domains.hpp"
 #include "catalog/json_schema.hpp"
-#include "fake_access.hpp"
 #include "tools/all.hpp"
 
 using namespace toolcalc;
@@ -242,7 +242,7 @@ TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
   EXPECT_EQ(service.handle(req).status, 401);
 }
 
-// Issue 8: a sweep path per tool, whose request schema names exactly the numeric inputs and
+// A sweep path per tool, whose request schema names exactly the numeric inputs and
 // whose worked example is a request the server answers with 200.
 TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
   const auto registry = make_registry();

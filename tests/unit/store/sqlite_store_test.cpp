@@ -5,7 +5,7 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "store/account_store.hpp"
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc;
 using accounts::testing::TempDir;

@@ -1,4 +1,4 @@
-// The Redis backend (issue 9) against a real redis-server: keys through the AccountStore
+// The Redis backend against a real redis-server: keys through the AccountStore
 // interface, counters through SharedCounters, SharedAccounts end to end, and what an
 // unreachable Redis does.
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "accounts/shared_accounts.hpp"
-#include "redis_process.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
-#include "test_support.hpp"
+#include "support/redis_process.hpp"
+#include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "store/redis_client.hpp"
-#include "test_support.hpp"
+#include "support/test_support.hpp"
 
 extern char** environ;
 
