@@ -176,8 +176,13 @@ class Solver {
     if (integer_) return refine_integer(a, b);
     const RootSearch r =
         brent_zero(a.x, b.x, a.g, b.g, [this](double x, double& gx) { return g(x, gx); });
-    if (r.status != SearchStatus::Failed) roots_.push_back(r.x);
+    // A sign change with |g| still large where the bracket closed is a jump of the output
+    // across the target (a step, a rounded value), not a point where it equals the target.
+    if (r.status != SearchStatus::Failed && std::fabs(r.fx) <= kTouchTolerance * scale())
+      roots_.push_back(r.x);
   }
+
+  double scale() const { return std::max(std::fabs(options_.target), largest_); }
 
   // Integer input: bisection on integers down to two neighbours, then the one whose
   // output is nearer the target.
@@ -214,8 +219,7 @@ class Solver {
       refine_bracket({m.x, true, gm}, b);
       return;
     }
-    const double scale = std::max(std::fabs(options_.target), largest_);
-    if (m.fx <= kTouchTolerance * scale) roots_.push_back(m.x);  // a tangent
+    if (m.fx <= kTouchTolerance * scale()) roots_.push_back(m.x);  // a tangent
   }
 
   void collect() {

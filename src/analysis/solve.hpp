@@ -25,8 +25,9 @@ inline constexpr double kGeometricFloor = 1e-9;
 inline constexpr int64_t kSolveEvaluationBudget = 2000;
 // Solutions reported at most (the nearest to the nominal); more make `complete` false.
 inline constexpr size_t kMaxSolutions = 32;
-// A minimum of |f − V| counts as touching the target when it is within this fraction of
-// max(|V|, the largest |f| seen): rounding in the tool's own arithmetic is far below it.
+// A minimum of |f − V|, or the end of a closed bracket, counts as reaching the target when
+// it is within this fraction of max(|V|, the largest |f| seen): rounding in the tool's own
+// arithmetic is far below it, and a jump of the output across V far above it.
 inline constexpr double kTouchTolerance = 1e-10;
 
 struct SolveOptions {
