@@ -104,11 +104,19 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.domain = seg[0];
       route.slug = seg[1];
     }
-  } else if (n == 3 && (seg[2] == "schema" || seg[2] == "sweep") && seg[0] != "tools" &&
-             valid_name(seg[0]) && valid_name(seg[1])) {
-    route.kind = seg[2] == "schema" ? RouteKind::Schema : RouteKind::Sweep;
-    route.domain = seg[0];
-    route.slug = seg[1];
+  } else if (n == 3 && seg[0] != "tools" && valid_name(seg[0]) && valid_name(seg[1])) {
+    if (seg[2] == "schema")
+      route.kind = RouteKind::Schema;
+    else if (seg[2] == "sweep")
+      route.kind = RouteKind::Sweep;
+    else if (seg[2] == "tolerance")
+      route.kind = RouteKind::Tolerance;
+    else if (seg[2] == "solve")
+      route.kind = RouteKind::Solve;
+    if (route.kind != RouteKind::NotFound) {
+      route.domain = seg[0];
+      route.slug = seg[1];
+    }
   }
   return route;
 }
@@ -117,6 +125,8 @@ std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
     case RouteKind::Sweep:
+    case RouteKind::Tolerance:
+    case RouteKind::Solve:
     case RouteKind::Mcp:
       return "POST, OPTIONS";
     case RouteKind::Asset:

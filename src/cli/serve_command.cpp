@@ -69,7 +69,8 @@ void serve(const ServeFlags& flags) {
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
   api::Service service(*registry, accounts.access(), clock,
                        {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
-                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
+                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
+                        config.analysis_threads});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -103,6 +104,9 @@ void serve(const ServeFlags& flags) {
   std::fflush(stdout);
   accounts.start();
   server.run();
+  // Before the server's event loops are destroyed: an analysis still running after the
+  // grace period would finish onto one of them.
+  service.stop_analyses();
   accounts.stop();  // flushes usage counted by the drained requests
   fmt::print("toolcalc stopped\n");
 }

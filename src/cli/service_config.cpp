@@ -82,9 +82,10 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   }
   check_known(root, "", {"server", "store", "catalog", "plans"});
   if (const toml::table* s = root["server"].as_table()) {
-    check_known(*s, "server",
-                {"listen", "threads", "base_path", "max_connections", "read_timeout_s",
-                 "idle_timeout_s", "shutdown_grace_s", "access_log", "mcp_allowed_origins"});
+    check_known(
+        *s, "server",
+        {"listen", "threads", "base_path", "max_connections", "read_timeout_s", "idle_timeout_s",
+         "shutdown_grace_s", "access_log", "mcp_allowed_origins", "analysis_threads"});
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
@@ -92,6 +93,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "server", "read_timeout_s", config.read_timeout_s, 1, 3600);
     read_int(*s, "server", "idle_timeout_s", config.idle_timeout_s, 1, 3600);
     read_int(*s, "server", "shutdown_grace_s", config.shutdown_grace_s, 0, 3600);
+    read_int(*s, "server", "analysis_threads", config.analysis_threads, 0, 256);
     if (const toml::node* n = s->get("access_log")) {
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");

@@ -23,6 +23,9 @@ struct ServiceConfig {
   int shutdown_grace_s = 10;
   bool access_log = true;                             // JSON lines on stdout
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
+  // Threads running tolerance analyses and solves off the I/O threads (docs/api.md,
+  // "Analyses"); 2 per thread may wait, more get 503. 0: run them on the I/O threads.
+  int analysis_threads = 1;
   // [store]
   std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis

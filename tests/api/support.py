@@ -120,6 +120,8 @@ SESSION_KEYS = {
     "quota10": "quota10",
     "sweep": "big",        # test_sweep.py: counts its own quota and rate units
     "sweep10": "quota10",  # test_sweep.py: a sweep needs `points` units
+    "analysis": "big",     # test_analysis.py: counts its own quota and rate units
+    "analysis10": "quota10",  # test_analysis.py: the quota must cover the evaluations
 }
 
 

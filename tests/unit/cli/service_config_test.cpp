@@ -38,6 +38,7 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(c.usage_flush_interval_ms, 1000);
   EXPECT_EQ(c.data_dir, "var");
   EXPECT_TRUE(c.access_log);
+  EXPECT_EQ(c.analysis_threads, 1);
   EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 60);
   EXPECT_EQ(*accounts::find_plan(c.plans, "business")->monthly_quota, 5'000'000);
   EXPECT_FALSE(accounts::find_plan(c.plans, "anonymous")->monthly_quota.has_value());
@@ -50,6 +51,7 @@ TEST(ServiceConfig, TheShippedConfigIsTheDefaults) {
   EXPECT_EQ(shipped.port, defaults.port);
   EXPECT_EQ(shipped.read_timeout_s, defaults.read_timeout_s);
   EXPECT_EQ(shipped.idle_timeout_s, defaults.idle_timeout_s);
+  EXPECT_EQ(shipped.analysis_threads, defaults.analysis_threads);
   EXPECT_EQ(shipped.plans.size(), defaults.plans.size());
   for (const auto& p : defaults.plans) {
     const auto* s = accounts::find_plan(shipped.plans, p.name);
@@ -115,4 +117,16 @@ TEST(ServiceConfig, ApplyListenParsesHostAndPort) {
   EXPECT_EQ(c.port, 0);
   EXPECT_THROW(cli::apply_listen(c, ":80"), std::runtime_error);
   EXPECT_THROW(cli::apply_listen(c, "host:8x"), std::runtime_error);
+}
+
+TEST(ServiceConfig, AnalysisThreads) {
+  const auto c = cli::load_service_config(write_config("[server]\nanalysis_threads = 3\n"));
+  EXPECT_EQ(c.analysis_threads, 3);
+  EXPECT_EQ(
+      cli::load_service_config(write_config("[server]\nanalysis_threads = 0\n")).analysis_threads,
+      0);
+  EXPECT_NE(load_error("[server]\nanalysis_threads = -1\n").find("analysis_threads"),
+            std::string::npos);
+  EXPECT_NE(load_error("[server]\nanalysis_threads = 257\n").find("analysis_threads"),
+            std::string::npos);
 }
