@@ -30,7 +30,7 @@ namespace toolcalc::api {
 struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
-  std::FILE* access_log = nullptr;  // JSON lines; nullptr disables the access log
+  LineBuffer* access_log = nullptr;  // JSON lines (api/access_log.hpp); nullptr: no access log
   // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
   // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
   std::vector<std::string> mcp_allowed_origins = {};

@@ -2,7 +2,11 @@
 // SIGTERM/SIGINT, then drain in-flight requests and flush usage.
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "api/service.hpp"
@@ -11,6 +15,7 @@
 #include "cli/serve_accounts.hpp"
 #include "cli/service_config.hpp"
 #include "cli/store_factory.hpp"
+#include "core/line_buffer.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::cli {
@@ -59,16 +64,25 @@ void serve(const ServeFlags& flags) {
   }
 
   auto registry = load_registry(config.catalog_dir);
-  // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
-  // not in 4 KiB blocks that a crash would lose. Set before anything is printed.
-  if (config.access_log) std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+  // The start and stop lines reach a pipe (journald, a log shipper) when printed, not in
+  // 4 KiB blocks. Set before anything is printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+  // The access log writes to stdout's descriptor directly, in batches of whole lines
+  // (core/line_buffer.hpp). stdout's own buffer is flushed before serving starts and the
+  // stop line printed after the last batch, so the two never mix.
+  std::optional<LineBuffer> access_lines;
+  if (config.access_log)
+    access_lines.emplace(
+        write_to_fd(STDOUT_FILENO),
+        LineBuffer::Options{static_cast<size_t>(config.access_log_buffer_kb) * 1024,
+                            std::chrono::milliseconds(config.access_log_flush_ms)});
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
   api::Service service(*registry, accounts.access(), clock,
-                       {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
+                       {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
                         config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
                         config.analysis_threads});
 
@@ -102,12 +116,14 @@ void serve(const ServeFlags& flags) {
                              : " (not on loopback: enter the key in the page)");
   }
   std::fflush(stdout);
+  if (access_lines) access_lines->start();
   accounts.start();
   server.run();
   // Before the server's event loops are destroyed: an analysis still running after the
   // grace period would finish onto one of them.
   service.stop_analyses();
-  accounts.stop();  // flushes usage counted by the drained requests
+  if (access_lines) access_lines->stop();  // every line of a drained request, then the stop line
+  accounts.stop();                         // flushes usage counted by the drained requests
   fmt::print("toolcalc stopped\n");
 }
 

@@ -82,10 +82,10 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   }
   check_known(root, "", {"server", "store", "catalog", "plans"});
   if (const toml::table* s = root["server"].as_table()) {
-    check_known(
-        *s, "server",
-        {"listen", "threads", "base_path", "max_connections", "read_timeout_s", "idle_timeout_s",
-         "shutdown_grace_s", "access_log", "mcp_allowed_origins", "analysis_threads"});
+    check_known(*s, "server",
+                {"listen", "threads", "base_path", "max_connections", "read_timeout_s",
+                 "idle_timeout_s", "shutdown_grace_s", "access_log", "access_log_buffer_kb",
+                 "access_log_flush_ms", "mcp_allowed_origins", "analysis_threads"});
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
@@ -99,6 +99,8 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");
       config.access_log = *v;
     }
+    read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb, 1, 16 * 1024);
+    read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms, 0, 1000);
     if (const toml::node* n = s->get("mcp_allowed_origins")) {
       const std::string bad = "config: server.mcp_allowed_origins must be an array of strings";
       const toml::array* list = n->as_array();
