@@ -52,9 +52,19 @@ def fetch_tools(binary):
                     break
                 except OSError:
                     time.sleep(0.1)
-            listing = json.load(urllib.request.urlopen(base + "/v1/tools?limit=100"))
+            # Every page of the listing, so that every registered tool gets seeds.
+            items, page = [], 1
+            while True:
+                listing = json.load(urllib.request.urlopen(
+                    f"{base}/v1/tools?limit=100&page={page}"))["result"]
+                items += listing["items"]
+                if page >= listing["pages"]:
+                    break
+                page += 1
+            if len(items) != listing["total"]:
+                sys.exit(f"make_seeds: listed {len(items)} of {listing['total']} tools")
             tools = []
-            for item in listing["result"]["items"]:
+            for item in items:
                 details = json.load(urllib.request.urlopen(base + "/v1/tools/" + item["tool"]))
                 tools.append(details["result"])
             # fuzz_tools indexes the tools in slug order

@@ -1,10 +1,12 @@
 // The playground (docs/playground.md): hash routes
 //   #/                   domains with their live/target counts and tools
-//   #/{domain}/{slug}    one tool: form, results, curl line, sweep panel
+//   #/{domain}/{slug}    one tool: form, results, curl line, sweep panel, and where its
+//                        numbers come from (method, references, worked examples)
 // Everything goes through the public API at the base path the server wrote into the page.
 import { currentKey, curlCommand, getResult, isDevKeyPrefilled, postJson, saveKey } from "./api.js";
 import { h } from "./dom.js";
-import { clearErrors, readInputs, renderField, showFieldError } from "./form.js";
+import { clearErrors, fillInputs, readInputs, renderField, showFieldError } from "./form.js";
+import { renderProvenance } from "./provenance.js";
 import { renderResults } from "./results.js";
 import { renderSweepPanel } from "./sweep.js";
 
@@ -61,7 +63,8 @@ async function allTools() {
 }
 
 async function toolPage(domain, slug) {
-  const tool = await getResult(`/v1/${domain}/${slug}/schema`);
+  const [tool, details] = await Promise.all([getResult(`/v1/${domain}/${slug}/schema`),
+                                             getResult(`/v1/tools/${encodeURIComponent(slug)}`)]);
   const form = h("form", { id: "tool-form", class: "tool-form", novalidate: true },
     h("div", { class: "grid" }, tool.inputs.map(renderField)),
     h("button", { type: "submit" }, "Calculate"));
@@ -122,6 +125,11 @@ async function toolPage(domain, slug) {
     renderSweepPanel(tool, form, {
       onSweep: (s) => { state.lastSweep = s; },
       onPlot: (plot) => { state.plot = plot; },
+    }),
+    renderProvenance(details, (example) => {
+      fillInputs(form, tool.inputs, example.body);
+      form.requestSubmit();
+      form.scrollIntoView({ block: "start" });
     }));
   updateCurl();
 }

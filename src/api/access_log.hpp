@@ -1,9 +1,12 @@
 #pragma once
 // One JSON line per response: time, request id, key prefix, method, path, status,
-// latency. Never a key, a hash, a query string or a body.
+// latency. Never a key, a hash, a query string or a body. Lines go to a LineBuffer
+// (core/line_buffer.hpp), which writes them in batches: a line costs a copy into memory,
+// not a system call (docs/performance.md, "The access log's cost").
 #include <cstdint>
-#include <cstdio>
 #include <string_view>
+
+#include "core/line_buffer.hpp"
 
 namespace toolcalc::api {
 
@@ -19,12 +22,12 @@ struct AccessLogEntry {
 
 class AccessLog {
  public:
-  explicit AccessLog(std::FILE* sink) : sink_(sink) {}  // nullptr: disabled
+  explicit AccessLog(LineBuffer* sink) : sink_(sink) {}  // nullptr: disabled
   void write(const AccessLogEntry& entry) const;
   bool enabled() const { return sink_ != nullptr; }
 
  private:
-  std::FILE* sink_;
+  LineBuffer* sink_;
 };
 
 }  // namespace toolcalc::api

@@ -7,18 +7,29 @@ namespace toolcalc::api {
 namespace {
 
 // Rows of the request counts: one per route kind, one for the transport's refusals, then
-// three per tool (execute, schema, sweep).
-constexpr size_t kKindRows = static_cast<size_t>(RouteKind::Metrics) + 1;
+// one per tool and route about one tool.
+constexpr size_t kKindRows = static_cast<size_t>(RouteKind::Metrics) + 1;  // Metrics is last
 constexpr size_t kTransportRow = kKindRows;
 constexpr size_t kFirstToolRow = kKindRows + 1;
+constexpr std::array kToolRoutes = {RouteKind::Execute, RouteKind::Schema, RouteKind::Sweep,
+                                    RouteKind::Tolerance, RouteKind::Solve};
+constexpr size_t kToolRouteCount = kToolRoutes.size();
 constexpr size_t kClasses = 5;  // 1xx … 5xx
 constexpr std::array<std::string_view, kClasses> kClassNames = {"1xx", "2xx", "3xx", "4xx", "5xx"};
 
 // The duration histograms: execute and discovery as the alerts need them, the
 // rest grouped so that every request is observed once.
-enum DurationKind : size_t { kExecute, kSweep, kDiscovery, kMcp, kOther, kDurationKinds };
+enum DurationKind : size_t {
+  kExecute,
+  kSweep,
+  kAnalysis,
+  kDiscovery,
+  kMcp,
+  kOther,
+  kDurationKinds
+};
 constexpr std::array<std::string_view, kDurationKinds> kDurationNames = {
-    "execute", "sweep", "discovery", "mcp", "other"};
+    "execute", "sweep", "analysis", "discovery", "mcp", "other"};
 
 DurationKind duration_kind(RouteKind kind) {
   switch (kind) {
@@ -26,6 +37,9 @@ DurationKind duration_kind(RouteKind kind) {
       return kExecute;
     case RouteKind::Sweep:
       return kSweep;
+    case RouteKind::Tolerance:
+    case RouteKind::Solve:
+      return kAnalysis;
     case RouteKind::Tools:
     case RouteKind::ToolBySlug:
     case RouteKind::Domains:
@@ -48,15 +62,14 @@ size_t status_class(int status) {
 
 RequestMetrics::RequestMetrics(const catalog::Registry& registry)
     : registry_(registry),
-      requests_((kFirstToolRow + 3 * registry.tools().size()) * kClasses),
+      requests_((kFirstToolRow + kToolRouteCount * registry.tools().size()) * kClasses),
       durations_(kDurationKinds, metrics::latency_buckets()) {}
 
 size_t RequestMetrics::row(RouteKind kind, const catalog::RegisteredTool* tool) const {
   if (tool) {
     const auto index = static_cast<size_t>(tool - registry_.tools().data());
-    if (kind == RouteKind::Execute) return kFirstToolRow + 3 * index;
-    if (kind == RouteKind::Schema) return kFirstToolRow + 3 * index + 1;
-    if (kind == RouteKind::Sweep) return kFirstToolRow + 3 * index + 2;
+    for (size_t r = 0; r < kToolRouteCount; ++r)
+      if (kToolRoutes[r] == kind) return kFirstToolRow + kToolRouteCount * index + r;
   }
   return static_cast<size_t>(kind);
 }
@@ -74,7 +87,7 @@ void RequestMetrics::count_transport(int status) {
 void RequestMetrics::render(std::string& out) const {
   constexpr std::string_view requests = "toolcalc_requests_total";
   metrics::write_family(out, requests,
-                        "Requests answered, by route, tool (execute, schema and sweep) and "
+                        "Requests answered, by route, tool (the routes about one tool) and "
                         "status class. Series appear with their first request.",
                         "counter");
   const auto write_row = [&](size_t r, std::string_view route, std::string_view tool) {
@@ -93,16 +106,16 @@ void RequestMetrics::render(std::string& out) const {
   const auto& tools = registry_.tools();
   for (size_t t = 0; t < tools.size(); ++t) {
     const std::string_view slug = tools[t].tool.descriptor.slug;
-    write_row(kFirstToolRow + 3 * t, route_name(RouteKind::Execute), slug);
-    write_row(kFirstToolRow + 3 * t + 1, route_name(RouteKind::Schema), slug);
-    write_row(kFirstToolRow + 3 * t + 2, route_name(RouteKind::Sweep), slug);
+    for (size_t r = 0; r < kToolRouteCount; ++r)
+      write_row(kFirstToolRow + kToolRouteCount * t + r, route_name(kToolRoutes[r]), slug);
   }
 
   constexpr std::string_view durations = "toolcalc_request_duration_seconds";
   metrics::write_family(out, durations,
                         "Time from a request's arrival at the API to its answer (a shared "
                         "store's round trip included), by kind of endpoint: execute, sweep, "
-                        "discovery (tools, tool, domains, schema, openapi), mcp, other.",
+                        "analysis (tolerance, solve), discovery (tools, tool, domains, schema, "
+                        "openapi), mcp, other.",
                         "histogram");
   for (size_t d = 0; d < kDurationKinds; ++d) {
     std::string labels;

@@ -16,8 +16,8 @@ class RequestMetrics {
  public:
   explicit RequestMetrics(const catalog::Registry& registry);
 
-  // One answered request. `tool`: the tool an execute, schema or sweep request named
-  // (nullptr when there was none or it is unknown).
+  // One answered request. `tool`: the tool a request about one tool named (execute,
+  // schema, sweep, tolerance, solve; nullptr when there was none or it is unknown).
   void count(RouteKind kind, const catalog::RegisteredTool* tool, int status, int64_t elapsed_ns);
   // A request refused by the transport before it had a route (413, 431, 400, 503 busy).
   void count_transport(int status);

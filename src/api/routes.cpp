@@ -40,8 +40,12 @@ bool valid_name(std::string_view s) {
   return true;
 }
 
-// "/" (the page) or "/" + an embedded file's name.
+// "/" (the page) or "/" + an embedded file's name; or /llms.txt (llmstxt.org: at the root).
 bool match_asset(std::string_view path, Route& route) {
+  if (path == "/llms.txt") {
+    route.kind = RouteKind::LlmsTxt;
+    return true;
+  }
   if (path.empty() || path.front() != '/') return false;
   path.remove_prefix(1);
   if (!path.empty() && !is_embedded_file(path)) return false;
@@ -62,8 +66,8 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
-  // The playground and /metrics are served at the root and under the base path alike:
-  // Prometheus scrapes /metrics by default.
+  // The playground, llms.txt and /metrics are served at the root and under the base path
+  // alike (Prometheus scrapes /metrics by default).
   if (match_asset(path, route)) return route;
   if (path == "/metrics") {
     route.kind = RouteKind::Metrics;
@@ -111,11 +115,19 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.domain = seg[0];
       route.slug = seg[1];
     }
-  } else if (n == 3 && (seg[2] == "schema" || seg[2] == "sweep") && seg[0] != "tools" &&
-             valid_name(seg[0]) && valid_name(seg[1])) {
-    route.kind = seg[2] == "schema" ? RouteKind::Schema : RouteKind::Sweep;
-    route.domain = seg[0];
-    route.slug = seg[1];
+  } else if (n == 3 && seg[0] != "tools" && valid_name(seg[0]) && valid_name(seg[1])) {
+    if (seg[2] == "schema")
+      route.kind = RouteKind::Schema;
+    else if (seg[2] == "sweep")
+      route.kind = RouteKind::Sweep;
+    else if (seg[2] == "tolerance")
+      route.kind = RouteKind::Tolerance;
+    else if (seg[2] == "solve")
+      route.kind = RouteKind::Solve;
+    if (route.kind != RouteKind::NotFound) {
+      route.domain = seg[0];
+      route.slug = seg[1];
+    }
   }
   return route;
 }
@@ -130,6 +142,10 @@ std::string_view route_name(RouteKind kind) {
       return "schema";
     case RouteKind::Sweep:
       return "sweep";
+    case RouteKind::Tolerance:
+      return "tolerance";
+    case RouteKind::Solve:
+      return "solve";
     case RouteKind::Tools:
       return "tools";
     case RouteKind::ToolBySlug:
@@ -148,6 +164,8 @@ std::string_view route_name(RouteKind kind) {
       return "mcp";
     case RouteKind::Asset:
       return "playground";
+    case RouteKind::LlmsTxt:
+      return "llms_txt";
     case RouteKind::Metrics:
       return "metrics";
   }
@@ -158,6 +176,8 @@ std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
     case RouteKind::Sweep:
+    case RouteKind::Tolerance:
+    case RouteKind::Solve:
     case RouteKind::Mcp:
       return "POST, OPTIONS";
     case RouteKind::Asset:

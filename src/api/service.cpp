@@ -9,6 +9,8 @@
 #include "accounts/rate_window.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
+#include "api/limits.hpp"
+#include "api/llms_txt.hpp"
 #include "api/openapi/openapi.hpp"
 #include "api/query.hpp"
 #include "api/request_id.hpp"
@@ -62,11 +64,15 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
       openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
+      llms_txt_(render_llms_txt(registry, options_.base_path)),
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
       revalidated_headers_(common_headers("no-cache")),
       request_metrics_(registry) {
+  if (options_.analysis_threads > 0)
+    analyses_ = std::make_unique<AnalysisPool>(options_.analysis_threads,
+                                               options_.analysis_threads * kAnalysisQueuePerThread);
   // The first page of the listing, all domains and each domain: what a client asks for
   // almost always, rendered once (the registry is immutable), as are each tool's schema
   // and details.
@@ -107,14 +113,13 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
     return true;
   }
   identify_caller(ctx);
+  ctx.done = std::move(done);
 
-  if (done && access_.steps_asynchronously()) {
+  if (ctx.done && access_.steps_asynchronously()) {
     auto held = std::make_shared<Context>(ctx);
-    accounts::AccessControl::RateStepDone resume = [this, held, done = std::move(done)](
-                                                       accounts::RateStep&& step,
-                                                       std::exception_ptr failure) {
-      after_rate_step(*held, std::move(step), failure);
-      done();
+    accounts::AccessControl::RateStepDone resume = [this, held](accounts::RateStep&& step,
+                                                                std::exception_ptr failure) {
+      if (after_rate_step(*held, std::move(step), failure)) held->done();
     };
     if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
   }
@@ -125,8 +130,11 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   } catch (...) {
     failure = std::current_exception();
   }
-  after_rate_step(ctx, std::move(step), failure);
-  return true;
+  return after_rate_step(ctx, std::move(step), failure);
+}
+
+void Service::stop_analyses() {
+  if (analyses_) analyses_->stop();
 }
 
 accounts::RateStep Service::take_rate_step(Context& ctx) {
@@ -138,7 +146,7 @@ accounts::RateStep Service::take_rate_step(Context& ctx) {
   return step;
 }
 
-void Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
+bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
   run_or_answer_failure(ctx, [&] {
     if (failure) std::rethrow_exception(failure);
     ctx.rate = step.rate;
@@ -146,7 +154,9 @@ void Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
     ctx.early_quota = std::move(step.early);
     dispatch(ctx);
   });
+  if (ctx.deferred) return false;
   end_request(ctx);
+  return true;
 }
 
 template <typename Step>
@@ -243,14 +253,14 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-// CORS preflight, liveness, readiness, metrics and the playground's files: answered before
-// the caller is identified, never limited or counted (they carry the anonymous window's
-// headers).
+// CORS preflight, liveness, readiness, metrics, the playground's files and llms.txt:
+// answered before the caller is identified, never limited or counted (they carry the
+// anonymous window's headers).
 bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
   if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
-      kind != RouteKind::Ready && kind != RouteKind::Metrics)
+      kind != RouteKind::Ready && kind != RouteKind::Metrics && kind != RouteKind::LlmsTxt)
     return false;
   ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
@@ -275,6 +285,8 @@ bool Service::answer_uncounted(Context& ctx) {
     ready(ctx);
   } else if (kind == RouteKind::Metrics) {
     prometheus_metrics(ctx);
+  } else if (kind == RouteKind::LlmsTxt) {
+    llms_txt(ctx);
   } else {
     health(ctx);
   }
@@ -314,23 +326,25 @@ void Service::dispatch(Context& ctx) {
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-  if (kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep) {
+  if (is_tool_route(kind)) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.registered = registered;
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post =
-      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Mcp;
+  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
+                          kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
+                          kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     return ctx.fail({ErrorCode::MethodNotAllowed,
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
-  const bool needs_key =
-      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
+  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
+                         kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
+                         kind == RouteKind::Me;
   if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
@@ -341,6 +355,10 @@ void Service::dispatch(Context& ctx) {
       return execute(ctx);
     case RouteKind::Sweep:
       return sweep(ctx);
+    case RouteKind::Tolerance:
+      return tolerance(ctx);
+    case RouteKind::Solve:
+      return solve(ctx);
     case RouteKind::Schema:
       return schema(ctx);
     case RouteKind::Tools:
@@ -514,6 +532,14 @@ void Service::asset(Context& ctx) {
   ctx.res.status = 200;
   ctx.res.content_type = a->content_type;
   ctx.res.body_prefix = a->body;  // assets_ lives as long as the Service
+}
+
+// The catalog for agents that read text (llmstxt.org): Markdown, served as plain text like
+// the convention's own site, so that a browser shows it rather than downloading it.
+void Service::llms_txt(Context& ctx) {
+  ctx.res.status = 200;
+  ctx.res.content_type = "text/plain; charset=utf-8";
+  ctx.res.body_prefix = llms_txt_;
 }
 
 void Service::health(Context& ctx) {

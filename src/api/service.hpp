@@ -6,11 +6,13 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "accounts/access_control.hpp"
 #include "api/access_log.hpp"
+#include "api/analysis_pool.hpp"
 #include "api/mcp.hpp"
 #include "api/query.hpp"
 #include "api/request.hpp"
@@ -21,22 +23,30 @@
 #include "core/api_error.hpp"
 #include "core/clock.hpp"
 
+namespace boost::json {
+class object;
+}
+
 namespace toolcalc::api {
 
 struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
-  std::FILE* access_log = nullptr;  // JSON lines; nullptr disables the access log
+  LineBuffer* access_log = nullptr;  // JSON lines (api/access_log.hpp); nullptr: no access log
   // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
   // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
   std::vector<std::string> mcp_allowed_origins = {};
   // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
   std::string playground_dev_key = {};
+  // Threads that run tolerance analyses and solves off the I/O threads (docs/api.md,
+  // "Analyses"); 0 runs them on the thread that read the request.
+  int analysis_threads = 1;
   // The store backend named by toolcalc_build_info ("sqlite" or "redis").
   std::string store_backend = "sqlite";
 };
 
 struct ServiceContext;
+struct AnalysisJob;  // api/analysis.cpp
 
 class Service {
  public:
@@ -52,6 +62,13 @@ class Service {
   // Otherwise (and always when `done` is empty) fills `res` and returns true without
   // calling `done`.
   bool handle_async(const Request& request, Response& res, std::function<void()> done);
+  // handle_async's answer may also wait for an analysis (tolerance, solve), which runs on
+  // the analysis pool when the calling thread runs an event loop (core/event_loop.hpp) and
+  // is finished on that loop's thread.
+  //
+  // Stops the analysis pool: analyses still waiting are dropped. Call once the transport's
+  // event loops have stopped, before they are destroyed (the destructor does it too).
+  void stop_analyses();
   // An error the transport found before a request could be handled (413, 431, 400 for
   // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
   Response transport_error(const ApiError& error, std::string_view peer_ip);
@@ -72,7 +89,8 @@ class Service {
   bool answer_uncounted(Context& ctx);  // true: answered, nothing else to do
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
-  void after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
+  // False when a handler deferred the request (it ends later, calling ctx.done).
+  bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
   void end_request(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
@@ -94,8 +112,12 @@ class Service {
   void prometheus_metrics(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
-  void sweep(Context& ctx);         // api/sweep.cpp
-  void asset(Context& ctx);         // the playground's files
+  void mcp_analysis_call(Context& ctx, const boost::json::object& params, bool tolerance);
+  void sweep(Context& ctx);      // api/sweep.cpp
+  void tolerance(Context& ctx);  // api/analysis.cpp
+  void solve(Context& ctx);      // api/analysis.cpp
+  void asset(Context& ctx);      // the playground's files
+  void llms_txt(Context& ctx);   // GET /llms.txt
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -104,6 +126,20 @@ class Service {
   bool run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body, std::string& out,
                 accounts::QuotaReservation& quota, ApiError& error);
 
+  // Analyses (api/analysis.cpp): quota reserved, the work, then its answer written on the
+  // thread that read the request, inline or after the pool ran the work.
+  bool prepare_tolerance(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
+                         AnalysisJob& job, ApiError& error);
+  bool prepare_solve(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
+                     AnalysisJob& job, ApiError& error);
+  bool reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error);
+  void start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job);
+  void finish_analysis(Context& ctx, AnalysisJob& job);
+  // MCP's tolerance_analysis and solve_for_input (mcp.cpp → analysis.cpp): `body` is the
+  // call's arguments without `tool`, as the REST body.
+  void mcp_analysis(Context& ctx, const catalog::RegisteredTool& tool, bool tolerance,
+                    std::string_view body);
+
   const catalog::Registry& registry_;
   accounts::AccessControl& access_;
   const Clock& clock_;
@@ -111,6 +147,7 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  std::string llms_txt_;  // GET /llms.txt's body (api/llms_txt.hpp), rendered once
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
@@ -123,8 +160,9 @@ class Service {
   const ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const;
   mcp::ToolIndex mcp_tools_;
   StaticAssets assets_;
-  HeaderBlock uncached_headers_;     // CORS and Cache-Control: no-store (the API)
-  HeaderBlock revalidated_headers_;  // CORS and Cache-Control: no-cache (the playground)
+  HeaderBlock uncached_headers_;            // CORS and Cache-Control: no-store (the API)
+  HeaderBlock revalidated_headers_;         // CORS and Cache-Control: no-cache (the playground)
+  std::unique_ptr<AnalysisPool> analyses_;  // null when analysis_threads is 0
   RequestMetrics request_metrics_;
   std::atomic<bool> draining_{false};
 };

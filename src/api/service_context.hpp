@@ -1,6 +1,7 @@
 #pragma once
 // The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,6 +46,11 @@ struct ServiceContext {
   // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
+  // Service::handle_async's `done` (empty for handle()): a request that finishes later, on
+  // its event loop, calls it. `deferred`: a handler handed the request to such a later
+  // step (an analysis on the pool), which ends it; the pipeline then leaves it alone.
+  std::function<void()> done;
+  bool deferred = false;
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -4,8 +4,12 @@
 // lines for a person on stdout (the key, a curl line, the playground's address).
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <thread>
 
 #include "api/service.hpp"
@@ -14,6 +18,7 @@
 #include "cli/serve_accounts.hpp"
 #include "cli/service_config.hpp"
 #include "cli/store_factory.hpp"
+#include "core/line_buffer.hpp"
 #include "core/log.hpp"
 #include "http/server.hpp"
 
@@ -75,18 +80,27 @@ void serve(const ServeFlags& flags) {
                                {"drain_delay_s", std::to_string(config.drain_delay_s)},
                                {"shutdown_grace_s", std::to_string(config.shutdown_grace_s)}});
   auto registry = load_registry(config.catalog_dir);
-  // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
-  // not in 4 KiB blocks that a crash would lose. Set before anything is printed.
-  if (config.access_log) std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+  // The --dev lines reach a pipe when printed, not in 4 KiB blocks. Set before anything is
+  // printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+  // The access log writes to stdout's descriptor directly, in batches of whole lines
+  // (core/line_buffer.hpp). stdout's own buffer is flushed before serving starts, so the
+  // two never mix; operational messages go to stderr (core/log.hpp).
+  std::optional<LineBuffer> access_lines;
+  if (config.access_log)
+    access_lines.emplace(
+        write_to_fd(STDOUT_FILENO),
+        LineBuffer::Options{static_cast<size_t>(config.access_log_buffer_kb) * 1024,
+                            std::chrono::milliseconds(config.access_log_flush_ms)});
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
-  api::Service service(
-      *registry, accounts.access(), clock,
-      {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
-       config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(), config.store_backend});
+  api::Service service(*registry, accounts.access(), clock,
+                       {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
+                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
+                        config.analysis_threads, config.store_backend});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -123,9 +137,14 @@ void serve(const ServeFlags& flags) {
                              : " (not on loopback: enter the key in the page)");
   }
   std::fflush(stdout);
+  if (access_lines) access_lines->start();
   accounts.start();
   server.run();
-  accounts.stop();  // flushes usage counted by the drained requests
+  // Before the server's event loops are destroyed: an analysis still running after the
+  // grace period would finish onto one of them.
+  service.stop_analyses();
+  if (access_lines) access_lines->stop();  // every line of a drained request
+  accounts.stop();                         // flushes usage counted by the drained requests
   log::info("stopped");
 }
 

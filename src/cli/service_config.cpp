@@ -61,7 +61,10 @@ constexpr Setting kSettings[] = {
     {"server", "shutdown_grace_s", Kind::Integer},
     {"server", "drain_delay_s", Kind::Integer},
     {"server", "access_log", Kind::Boolean},
+    {"server", "access_log_buffer_kb", Kind::Integer},
+    {"server", "access_log_flush_ms", Kind::Integer},
     {"server", "log_level", Kind::String},
+    {"server", "analysis_threads", Kind::Integer},
     {"server", "mcp_allowed_origins", Kind::StringList},
     {"store", "backend", Kind::String},
     {"store", "url", Kind::String},
@@ -281,11 +284,14 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
         throw std::runtime_error("config: server.log_level must be debug, info, warn or error");
       config.log_level = *level;
     }
+    read_int(*s, "server", "analysis_threads", config.analysis_threads, 0, 256);
     if (const toml::node* n = s->get("access_log")) {
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");
       config.access_log = *v;
     }
+    read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb, 1, 16 * 1024);
+    read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms, 0, 1000);
     if (const toml::node* n = s->get("mcp_allowed_origins")) {
       const std::string bad = "config: server.mcp_allowed_origins must be an array of strings";
       const toml::array* list = n->as_array();

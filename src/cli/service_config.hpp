@@ -24,10 +24,19 @@ struct ServiceConfig {
   int read_timeout_s = 10;  // a request's headers (and then its body) must arrive in this time
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;
-  bool access_log = true;          // JSON lines on stdout
+  bool access_log = true;  // JSON lines on stdout
+  // Lines gathered in memory and written in batches (nginx's access_log buffer=/flush=):
+  // a batch goes out when it reaches access_log_buffer_kb, or when its oldest line has
+  // waited access_log_flush_ms; 0 ms writes each line at once. SIGKILL loses at most the
+  // last access_log_flush_ms of lines, an orderly stop none.
+  int access_log_buffer_kb = 64;
+  int access_log_flush_ms = 1000;
   std::string log_level = "info";  // operational messages below it are not written
   int drain_delay_s = 0;           // on SIGTERM, serve on with readiness 503 this long
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
+  // Threads running tolerance analyses and solves off the I/O threads (docs/api.md,
+  // "Analyses"); 2 per thread may wait, more get 503. 0: run them on the I/O threads.
+  int analysis_threads = 1;
   // [store]
   std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis

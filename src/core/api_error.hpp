@@ -74,7 +74,9 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::Internal, 500, "INTERNAL",
               "A defect; quote `meta.request_id` to support."},
     ErrorKind{ErrorCode::ServerBusy, 503, "SERVER_BUSY",
-              "Over the open-connection cap; the connection is then closed."},
+              "Over the open-connection cap (the connection is then closed), or a tolerance "
+              "analysis or solve when the analysis queue is full; `Retry-After` says when to "
+              "retry."},
     ErrorKind{ErrorCode::StoreUnavailable, 503, "STORE_UNAVAILABLE",
               "The shared store that counts limits and quotas is unreachable; the request was "
               "neither counted nor run."},

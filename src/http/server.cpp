@@ -36,6 +36,11 @@ void log_escaped_exception(std::exception_ptr e) {
   }
 }
 
+// The most connections taken from the accept queue at one wake-up: the listen backlog
+// (max_listen_connections, the kernel's somaxconn, 4096 on current kernels), so one
+// wake-up can empty it, while a flood of new connections cannot hold the thread forever.
+constexpr int kAcceptBatch = 4096;
+
 }  // namespace
 
 struct Server::Impl {
@@ -52,27 +57,48 @@ struct Server::Impl {
 
   Impl(api::Service& service, ServerOptions options) : shared{service, std::move(options)} {}
 
+  // Accepts every connection the kernel has queued at each wake-up, up to kAcceptBatch,
+  // not one: a client whose handshake completed has usually sent its request already and
+  // its latency is running. Taking one connection per turn of the event loop (what a
+  // plain async_accept loop does: its completion goes to the back of the queue behind
+  // every ready connection) leaves thousands of connections in the accept queue for
+  // seconds while the accepted ones are served again and again (docs/performance.md,
+  // "Fairness under many connections").
   net::awaitable<void> accept_loop(Worker& worker) {
+    boost::system::error_code ec;
+    worker.acceptor->non_blocking(true, ec);  // the draining accepts below never block
     for (;;) {
-      auto [ec, socket] = co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
+      auto [aec, socket] =
+          co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
       if (shared.stopping.load()) co_return;
-      if (ec) {
-        if (ec == net::error::operation_aborted) co_return;
+      if (aec) {
+        if (aec == net::error::operation_aborted) co_return;
         // EMFILE and friends: back off briefly rather than spin.
         net::steady_timer pause(worker.ioc, std::chrono::milliseconds(50));
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
-      metrics::connections_accepted.inc();
-      if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
-        shared.open_connections.fetch_sub(1);
-        metrics::connections_refused.inc();
-        net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
-        continue;
+      admit(worker, std::move(socket));
+      for (int n = 1; n < kAcceptBatch; ++n) {
+        tcp::socket next(worker.ioc);
+        worker.acceptor->accept(next, ec);
+        if (ec) break;  // would_block: none left; an error: the next async_accept reports it
+        admit(worker, std::move(next));
       }
-      net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
-                    log_escaped_exception);
     }
+  }
+
+  // A session for an accepted connection, or 503 SERVER_BUSY over the cap.
+  void admit(Worker& worker, tcp::socket socket) {
+    metrics::connections_accepted.inc();
+    if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
+      shared.open_connections.fetch_sub(1);
+      metrics::connections_refused.inc();
+      net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
+      return;
+    }
+    net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
+                  log_escaped_exception);
   }
 
   // Cancels the pending operation of every session past its deadline (ConnectionState::

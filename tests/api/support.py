@@ -121,6 +121,8 @@ SESSION_KEYS = {
     "quota10": "quota10",
     "sweep": "big",        # test_sweep.py: counts its own quota and rate units
     "sweep10": "quota10",  # test_sweep.py: a sweep needs `points` units
+    "analysis": "big",     # test_analysis.py: counts its own quota and rate units
+    "analysis10": "quota10",  # test_analysis.py: the quota must cover the evaluations
 }
 
 
@@ -303,6 +305,18 @@ class Server:
             record = parse_log_line(line)
             return rx.search(record["msg"]) if record else None
         return self._wait(lambda: self.stderr_lines, match, timeout)
+
+    def wait_for_output_end(self, timeout=10.0):
+        """True once both stdout and stderr reached their end (the process exited and every
+        line was read)."""
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while not (self._stdout_done and self._stderr_done):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cv.wait(min(0.2, remaining))
+        return True
 
     def _wait(self, lines, match, timeout):
         deadline = time.monotonic() + timeout

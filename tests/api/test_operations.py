@@ -109,6 +109,12 @@ def test_metrics_parse_and_counts_move_with_requests(start_server, tmp_path, con
     quota_status = [execute(s, quota3).status_code for _ in range(4)]
     assert quota_status == [200] * 3 + [429], quota_status
     assert requests.get(s.url("/v1/nope"), timeout=10).status_code == 404
+    tol = requests.post(s.url("/v1/electronics/voltage-divider/tolerance"),
+                        json={"inputs": {"vin_v": 12, "r1_ohm": 10000, "r2_ohm": 10000},
+                              "tolerances": {"r1_ohm": {"pct": 1}, "r2_ohm": {"pct": 1}}},
+                        headers={"Authorization": f"Bearer {big}"}, timeout=30)
+    assert tol.status_code == 200, tol.text
+    evaluations = tol.json()["result"]["evaluations"]
     time.sleep(1.2)  # a key refresh polls the store at least once (key_refresh_ms)
     after = scrape(s)
 
@@ -136,6 +142,9 @@ def test_metrics_parse_and_counts_move_with_requests(start_server, tmp_path, con
     assert delta("toolcalc_api_errors", code="NOT_FOUND") == 1
     assert delta("toolcalc_limit_refusals", limit="rate") == 1
     assert delta("toolcalc_limit_refusals", limit="quota") == 1
+    assert delta("toolcalc_analysis_samples") == evaluations > 0
+    assert delta("toolcalc_requests", route="tolerance", tool="voltage-divider", status="2xx") == 1
+    assert delta(hist, hist + "_count", kind="analysis") == 1
     assert delta("toolcalc_store_round_trips") > 0
     assert delta("toolcalc_store_failures") == 0
     assert delta("toolcalc_connections_accepted") >= 1

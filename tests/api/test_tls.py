@@ -2,6 +2,7 @@
 with only its ports, upstream and certificate paths rewritten, in front of a real server;
 a self-signed certificate made here with the openssl CLI; a real HTTPS client that
 verifies it."""
+import os
 import re
 import shutil
 import socket
@@ -55,8 +56,11 @@ def start_nginx(directory, site):
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     (directory / "site.conf").write_text(site)
     main = directory / "nginx.conf"
+    # Started as root (CI), workers would run as nobody and could not write request bodies
+    # into this test's private temporary directory.
+    user = "user root root;\n" if os.geteuid() == 0 else ""
     main.write_text(
-        "worker_processes 1;\ndaemon off;\n"
+        user + "worker_processes 1;\ndaemon off;\n"
         f"pid {directory}/nginx.pid;\nerror_log {directory}/error.log warn;\n"
         "events { worker_connections 256; }\n"
         "http {\n  access_log off;\n"
@@ -84,15 +88,20 @@ def test_https_through_the_shipped_nginx_front(start_server, tmp_path, config_fi
     base = f"https://127.0.0.1:{https_port}"
     try:
         session = requests.Session()
-        session.verify = str(pem_cert)  # the client checks the chain and the name
+        # The client checks the chain and the name against this certificate only (not
+        # REQUESTS_CA_BUNDLE, which would take precedence over session.verify).
+        session.trust_env = False
+        session.verify = str(pem_cert)
         deadline = time.monotonic() + 15
         while True:
             try:
                 health = session.get(base + "/v1/health", timeout=5)
                 break
-            except requests.ConnectionError:
+            except requests.exceptions.SSLError:
+                raise
+            except requests.ConnectionError as e:
                 assert proc.poll() is None, proc.stderr.read().decode()
-                assert time.monotonic() < deadline, "nginx did not answer within 15 s"
+                assert time.monotonic() < deadline, f"nginx did not answer within 15 s: {e}"
                 time.sleep(0.05)
         assert health.status_code == 200 and health.json()["result"]["status"] == "ok"
         assert health.headers["Strict-Transport-Security"] == "max-age=63072000"
@@ -103,10 +112,21 @@ def test_https_through_the_shipped_nginx_front(start_server, tmp_path, config_fi
         assert r.json()["result"]["avg_current_ua"] == 343.3
         assert re.fullmatch(r"req_[A-Za-z0-9]+", r.headers["X-Request-ID"])
         # toolcalc's own refusals pass through unchanged
+        bad = session.post(base + BATTERY, json={**BATTERY_DEFAULTS, "battery_capacity_mah": 1},
+                           headers={"Authorization": f"Bearer {key}"}, timeout=10)
+        assert bad.status_code == 400 and bad.json()["error"]["field"] == "battery_capacity_mah"
+        # a body over toolcalc's 64 KiB limit is refused by nginx, in toolcalc's envelope
         big = session.post(base + BATTERY, data=b"x" * 70000,
                            headers={"Authorization": f"Bearer {key}",
                                     "Content-Type": "application/json"}, timeout=10)
-        assert big.status_code == 413 and big.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
+        assert big.status_code == 413, big.text
+        assert big.json()["ok"] is False
+        assert big.json()["error"]["code"] == "PAYLOAD_TOO_LARGE"
+        # one byte under the limit reaches toolcalc (and is refused there as bad JSON)
+        edge = session.post(base + BATTERY, data=b" " * (65536 - 2) + b"{}",
+                            headers={"Authorization": f"Bearer {key}",
+                                     "Content-Type": "application/json"}, timeout=10)
+        assert edge.status_code == 400, edge.text
         assert session.get(base + "/metrics", timeout=5).status_code == 404
 
         # the negotiated protocol, and a client that does not trust the certificate

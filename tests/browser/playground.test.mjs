@@ -81,6 +81,36 @@ async function openTool(domain, slug, name) {
     document.querySelector('h1')?.textContent === n, name);
 }
 
+// The "where the numbers come from" section shows the details record as the API gives it.
+async function checkProvenance(slug) {
+  const details = (await api('GET', `/v1/tools/${slug}`)).json.result;
+  assert.equal(await page.textContent('#method-description'), details.description, slug);
+  const standard = await page.textContent('#method-standard');
+  if (details.standard) assert.equal(standard, `Standard: ${details.standard}`, slug);
+  else assert.match(standard, /^No standard governs/, slug);
+  assert.equal(await page.textContent('#method-docs code'), details.docs, slug);
+  assert.deepEqual(await page.$$eval('#references li', (els) => els.map((e) => e.textContent)),
+                   details.references, slug);
+  assert.ok(details.references.length >= 2, `${slug}: references`);
+  const shown = await page.$$eval('#examples .example', (els) => els.map((e) => ({
+    title: e.querySelector('h4').textContent,
+    inputs: [...e.querySelectorAll('.example-inputs li')].map((li) => [li.dataset.key, li.querySelector('.value').textContent]),
+    expected: [...e.querySelectorAll('.example-expected li')].map((li) => [li.dataset.key, li.querySelector('.value').textContent]),
+    source: e.querySelector('cite')?.textContent ?? null,
+  })));
+  const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+  assert.deepEqual(shown, details.examples.map((ex) => ({
+    title: ex.title,
+    inputs: Object.entries(ex.body).map(([k, v]) => [k, text(v)]),
+    expected: Object.entries(ex.expected ?? {}).map(([k, v]) => [k, text(v)]),
+    source: ex.source ?? null,
+  })), slug);
+  assert.ok(details.examples.length >= 1, `${slug}: worked examples`);
+  // An example without a source says so rather than leaving the question open.
+  const unsourced = await page.$$eval('#examples .example .no-source', (els) => els.length);
+  assert.equal(unsourced, details.examples.filter((ex) => !ex.source).length, slug);
+}
+
 before(async () => {
   workdir = mkdtempSync(join(tmpdir(), 'toolcalc-browser-'));
   const config = join(workdir, 'toolcalc.toml');
@@ -152,6 +182,8 @@ test('every tool: defaults shown exactly as the API returns them, errors beside 
     const schema = (await api('GET', `/v1/${t.domain}/${t.tool}/schema`)).json.result;
     await openTool(t.domain, t.tool, schema.name);
 
+    await checkProvenance(t.tool);
+
     // Every control is labelled.
     const unlabelled = await page.$$eval('main input, main select',
       (els) => els.filter((e) => e.labels.length === 0).map((e) => e.id || e.name));
@@ -198,6 +230,29 @@ test('every tool: defaults shown exactly as the API returns them, errors beside 
     // The error sits inside that field's own box.
     assert.equal(await page.$eval(errorBox, (e) => e.closest('[data-field]')?.dataset.field), bounded.key);
   }
+});
+
+test('running a worked example sends its inputs and shows the results', async () => {
+  const schema = (await api('GET', '/v1/electronics/voltage-divider/schema')).json.result;
+  const details = (await api('GET', '/v1/tools/voltage-divider')).json.result;
+  await openTool('electronics', 'voltage-divider', schema.name);
+  const example = details.examples[1];
+  await page.click('[data-use-example="1"]');
+  await page.waitForFunction(() => window.toolcalcPlayground.lastExecute !== null);
+  await page.waitForSelector('#results-table');
+  const sent = await page.evaluate(() => window.toolcalcPlayground.lastExecute.request);
+  const defaults = Object.fromEntries(schema.inputs.map((i) => [i.key, i.default]));
+  assert.deepEqual(sent, { ...defaults, ...example.body });
+  const reference = await api('POST', '/v1/electronics/voltage-divider', sent);
+  for (const key of Object.keys(example.expected)) {
+    const value = (await page.textContent(`td[data-output="${key}"]`)).trim();
+    assert.equal(value, rawMember(reference.text, key));
+    // Within the example's stated tolerance of the source, as the page says it is.
+    const last = schema.outputs.find((o) => o.key === key).precision;
+    const allowed = Math.abs(example.expected[key]) * example.tolerance_pct / 100 + 0.5 * 10 ** -last;
+    assert.ok(Math.abs(Number(value) - example.expected[key]) <= allowed + 1e-12, `${key}: ${value}`);
+  }
+  await page.screenshot({ path: join(ARTIFACTS, 'playground-provenance.png'), fullPage: true });
 });
 
 test('a sweep plots the requested number of points, the same as the API computes', async () => {

@@ -62,6 +62,9 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.key("/v1/domains").begin_object().key("get").begin_object();
   w.field("operationId", "listDomains")
       .field("summary", "All domains with live and target tool counts");
+  w.field("description",
+          "Every domain in catalog order: `live` counts its registered tools, `target` is the "
+          "roadmap count, `tools` the listing of its tools.");
   w.key("tags").begin_array().string("catalog").end_array();
   w.key("responses").begin_object();
   ok_response(w, "Every domain, in catalog order.", "DomainListResponse");
@@ -74,6 +77,9 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.key("/v1/me").begin_object().key("get").begin_object();
   w.field("operationId", "getMe")
       .field("summary", "The caller's plan, key prefix and month-to-date quota");
+  w.field("description",
+          "The plan and rate limit of the key sent, its prefix and label, and this calendar "
+          "month's (UTC) quota: limit, used, remaining and when it resets.");
   w.key("tags").begin_array().string("account").end_array();
   security_required(w);
   w.key("responses").begin_object();
@@ -152,6 +158,25 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.end_object().end_object().end_object();
   error_ref(w, refs, 401);
   error_ref(w, refs, 429);
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/llms.txt").begin_object().key("get").begin_object();
+  w.field("operationId", "getLlmsTxt").field("summary", "The catalog as text for agents");
+  w.field("description",
+          "Every tool with its endpoint, purpose, inputs (type, unit, bounds, default) and "
+          "outputs, as Markdown in the llms.txt convention (llmstxt.org), for language models "
+          "and agents that read text rather than speak MCP. Also served at the root, "
+          "`/llms.txt`. Like /v1/health: never authenticated, rate limited or counted.");
+  w.key("tags").begin_array().string("catalog").end_array();
+  w.key("security").begin_array().end_array();  // none: a key is ignored here
+  w.key("responses").begin_object();
+  w.key("200").begin_object().field("description", "Markdown, served as text/plain.");
+  common_headers(w);
+  w.key("content").begin_object().key("text/plain").begin_object().key("schema");
+  w.begin_object().field("type", "string").end_object();
+  w.end_object().end_object().end_object();
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include <chrono>
 #include <string>
 
 using namespace toolcalc::api;
@@ -10,13 +10,11 @@ using namespace toolcalc::api;
 namespace {
 
 std::string log_line(const AccessLogEntry& e) {
-  std::FILE* f = std::tmpfile();
-  AccessLog(f).write(e);
-  std::rewind(f);
-  char buf[1024] = {};
-  const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-  std::fclose(f);
-  return std::string(buf, n);
+  std::string out;
+  toolcalc::LineBuffer lines([&out](std::string_view text) { out += text; },
+                             {0, std::chrono::milliseconds(0)});
+  AccessLog(&lines).write(e);
+  return out;
 }
 
 }  // namespace
@@ -40,4 +38,21 @@ TEST(AccessLog, RedactsAKeyPastedIntoThePath) {
 
 TEST(AccessLog, DisabledWithoutASink) {
   EXPECT_FALSE(AccessLog(nullptr).enabled());
+}
+
+TEST(AccessLog, TimeKeepsItsMillisecondsAcrossLinesOfOneSecond) {
+  // The date and time are formatted once per second and reused: each line still gets
+  // its own milliseconds, and the next second its own time.
+  EXPECT_NE(log_line({1'800'000'000'005, "a", "", "GET", "/", 200, 1})
+                .find(R"("time":"2027-01-15T08:00:00.005Z")"),
+            std::string::npos);
+  EXPECT_NE(log_line({1'800'000'000'999, "a", "", "GET", "/", 200, 1})
+                .find(R"("time":"2027-01-15T08:00:00.999Z")"),
+            std::string::npos);
+  EXPECT_NE(log_line({1'800'000'001'040, "a", "", "GET", "/", 200, 1})
+                .find(R"("time":"2027-01-15T08:00:01.040Z")"),
+            std::string::npos);
+  EXPECT_NE(log_line({1'800'000'000'000, "a", "", "GET", "/", 200, 1})
+                .find(R"("time":"2027-01-15T08:00:00.000Z")"),
+            std::string::npos);
 }

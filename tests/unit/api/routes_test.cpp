@@ -32,6 +32,18 @@ TEST(Routes, HonoursTheBasePath) {
   EXPECT_EQ(match_route("/api/v1/a/b", "/api").kind, RouteKind::Execute);
 }
 
+// llms.txt sits at the root, where the llmstxt.org convention looks for it, and under the
+// base path like the playground's files.
+TEST(Routes, LlmsTxtAtTheRootAndUnderTheBasePath) {
+  EXPECT_EQ(match_route("/llms.txt", "").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/llms.txt", "/api").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/api/llms.txt", "/api").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/llms.txt?x=1", "").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/v1/llms.txt", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(match_route("/llms.txt/", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(allowed_methods(RouteKind::LlmsTxt), "GET, OPTIONS");
+}
+
 TEST(Routes, RejectsEverythingElse) {
   for (const char* target : {"",
                              "/v1",

@@ -188,6 +188,51 @@ TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
             "bearer");
 }
 
+// What linters ask of every operation (Spectral's spectral:oas ruleset, Redocly's
+// recommended rules; `make lint-openapi` runs both): an operationId, a summary, a
+// description and a tag; and of the document: a contact.
+TEST(OpenApi, EveryOperationIsDescribed) {
+  const auto registry = make_registry();
+  const json::object doc =
+      json::parse(api::openapi::render(registry, {"9.9.9", "", ""})).as_object();
+  EXPECT_FALSE(doc.at("info").at("contact").at("name").as_string().empty());
+  int operations = 0;
+  for (const auto& [path, item] : doc.at("paths").as_object()) {
+    for (const auto& [method, op] : item.as_object()) {
+      ++operations;
+      for (const char* field : {"operationId", "summary", "description"})
+        EXPECT_FALSE(op.at(field).as_string().empty()) << method << " " << path << " " << field;
+      EXPECT_FALSE(op.at("tags").as_array().empty()) << method << " " << path;
+    }
+  }
+  EXPECT_GT(operations, static_cast<int>(2 * registry.tools().size()));
+}
+
+// A sweep's `inputs` names every input of the tool (so that generated types have those
+// members) and nothing else; a numeric input is unconstrained there (it may be the varied
+// one, whose value is replaced), the others keep their schema.
+TEST(OpenApi, SweepInputsNameEveryInput) {
+  const auto registry = make_registry();
+  const json::object doc =
+      json::parse(api::openapi::render(registry, {"9.9.9", "", ""})).as_object();
+  const auto& inputs = doc.at("components")
+                           .at("schemas")
+                           .at("LlmApiCostCalculatorSweepRequest")
+                           .at("properties")
+                           .at("inputs")
+                           .as_object();
+  EXPECT_EQ(inputs.at("additionalProperties"), json::value(false));
+  const auto& props = inputs.at("properties").as_object();
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : props) keys.emplace_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"model", "input_tokens_per_call",
+                                            "output_tokens_per_call", "calls_per_month",
+                                            "cached_input_fraction", "use_batch_api"}));
+  EXPECT_FALSE(props.at("calls_per_month").as_object().contains("type"));
+  EXPECT_EQ(props.at("use_batch_api").at("type").as_string(), "boolean");
+  EXPECT_EQ(props.at("model").at("type").as_string(), "string");
+}
+
 TEST(OpenApi, EveryReferenceResolves) {
   const auto registry = make_registry();
   const json::value doc = json::parse(api::openapi::render(registry, {"1", "", ""}));
