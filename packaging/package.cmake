@@ -53,6 +53,10 @@ install(FILES deploy/toolcalc.service DESTINATION /lib/systemd/system)
 install(FILES README.md docs/operations.md docs/deploy.md docs/api.md
         DESTINATION share/doc/toolcalc)
 
+# cpack installs without building `all` first (the unit tests are not in the package);
+# `make package` builds toolcalc_package itself.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME toolcalc)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
