@@ -26,7 +26,8 @@ function defaultRange(input, current) {
     from = Math.ceil(from);
     to = Math.floor(to);
   }
-  const round = (x) => Number(x.toPrecision(6));
+  // Six significant digits, kept within the bounds (99.99999 must not round to 100).
+  const round = (x) => Math.min(Math.max(Number(x.toPrecision(6)), lo), hi);
   return { from: round(from), to: round(to) };
 }
 
