@@ -169,6 +169,37 @@ test('every tool called with its defaults gives the REST result', async () => {
   }
 });
 
+test('tolerance_analysis and solve_for_input give the REST results, valid against their outputSchema', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    await client.listTools(); // the SDK checks structuredContent against the listed outputSchema
+    const inputs = { vin_v: 12, r1_ohm: 10000, r2_ohm: 10000 };
+    const bodies = {
+      tolerance_analysis: ['/tolerance', { inputs, samples: 500,
+                                          tolerances: { r1_ohm: { pct: 1 }, r2_ohm: { pct: 1 } } }],
+      solve_for_input: ['/solve', { inputs, vary: 'r2_ohm', target: { output: 'vout_v', value: 3.3 } }],
+    };
+    for (const [name, [path, body]] of Object.entries(bodies)) {
+      const res = await client.callTool({ name, arguments: { tool: 'electronics_voltage-divider', ...body } });
+      assert.notEqual(res.isError, true, `${name}: ${JSON.stringify(res.content)}`);
+      const viaRest = await rest('POST', `/v1/electronics/voltage-divider${path}`, body);
+      assert.equal(viaRest.status, 200, JSON.stringify(viaRest.json));
+      assert.deepEqual(res.structuredContent, viaRest.json.result, name);
+      assert.deepEqual(JSON.parse(res.content[0].text), viaRest.json.result, name);
+    }
+    // The text output of a tool (the MOSFET's status) fits the output schema too.
+    const mosfet = await client.callTool({ name: 'tolerance_analysis', arguments: {
+      tool: 'electronics_mosfet-thermal-junction', samples: 200,
+      inputs: { drain_current_a: 5, rds_on_mohm: 20, theta_ja_c_per_w: 62, ambient_temp_c: 85,
+                duty_cycle: 1, max_junction_temp_c: 150 },
+      tolerances: { drain_current_a: { pct: 40 } } } });
+    assert.notEqual(mosfet.isError, true, JSON.stringify(mosfet.content));
+    assert.ok(mosfet.structuredContent.outputs.status.samples.length >= 1);
+  } finally {
+    await client.close();
+  }
+});
+
 test('invalid arguments come back as a tool error with the validation message', async () => {
   const { client } = await connect({ Authorization: `Bearer ${key}` });
   try {
