@@ -97,6 +97,9 @@ struct Exchange {
   beast::flat_buffer buffer;  // bytes read and not yet parsed
   std::string out;            // the serialised response head (and body, when it is copied)
   RequestHead head;           // the parsed request
+  // The API's view of `head`: kept here, not in a temporary, because a request whose
+  // counting waits on a shared store is answered after handle_async has returned.
+  api::Request request;
   api::Response response;
   std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
   bool answered = false;
@@ -202,7 +205,8 @@ net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Strea
 inline bool answer(ConnectionState& state, Exchange& x) {
   x.response.clear();
   x.answered = false;
-  return state.service.handle_async(to_api_request(x.head, state.peer_ip), x.response, [&x] {
+  x.request = to_api_request(x.head, state.peer_ip);
+  return state.service.handle_async(x.request, x.response, [&x] {
     x.answered = true;
     if (x.wake) x.wake->cancel();
   });
