@@ -14,10 +14,12 @@ enum class RouteKind {
   ToolBySlug,  // /v1/tools/{slug}
   Domains,     // /v1/domains
   Me,          // /v1/me
+  Usage,       // /v1/usage
   Health,      // /v1/health
   OpenApi,     // /v1/openapi.json
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
+  Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
 };
 
 struct Route {
@@ -34,8 +36,8 @@ std::string name_pattern();
 // `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
 Route match_route(std::string_view target, std::string_view base_path);
 
-// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS"
-// or, for the playground's files, "GET, HEAD, OPTIONS".
+// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS",
+// for the playground's files "GET, HEAD, OPTIONS", for the admin API every method it uses.
 std::string_view allowed_methods(RouteKind kind);
 
 }  // namespace toolcalc::api

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/key_admin.hpp"
 #include "api/access_log.hpp"
 #include "api/mcp.hpp"
 #include "api/query.hpp"
@@ -30,6 +31,10 @@ struct ServiceOptions {
   std::vector<std::string> mcp_allowed_origins = {};
   // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
   std::string playground_dev_key = {};
+  // The admin API (/admin/v1/…): on when both are set, else every admin path is 404.
+  // `key_admin` must outlive the Service.
+  std::string admin_token = {};
+  accounts::KeyAdmin* key_admin = nullptr;
 };
 
 struct ServiceContext;
@@ -56,6 +61,8 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   // GET /v1/openapi.json's body, rendered once (the registry is immutable).
   const std::string& openapi_json() const { return openapi_json_; }
+  // GET /admin/v1/openapi.json's body.
+  const std::string& admin_openapi_json() const { return admin_openapi_json_; }
 
  private:
   using Context = ServiceContext;
@@ -65,6 +72,7 @@ class Service {
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
   void after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
   void end_request(Context& ctx);
+  void record_tool_usage(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
   void run_or_answer_failure(Context& ctx, Step&& step);
@@ -80,11 +88,17 @@ class Service {
   void tool_by_slug(Context& ctx);
   void domains(Context& ctx);
   void me(Context& ctx);
+  void usage(Context& ctx);  // api/usage.cpp
   void health(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
   void sweep(Context& ctx);         // api/sweep.cpp
   void asset(Context& ctx);         // the playground's files
+
+  // The admin API (api/admin.cpp): true when the request was one of its paths, answered.
+  bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
+  bool answer_admin(Context& ctx);
+  void admin_keys(Context& ctx, std::string_view admin_id);
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -100,6 +114,9 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  std::string admin_openapi_json_;
+  std::string admin_token_digest_;  // SHA-256 of the admin token (compared in constant time)
+  std::string admin_token_id_;      // "admin-" + 8 hex digits of that digest: the audit log's who
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "api/service.hpp"
+#include "cli/admin_token.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/serve_accounts.hpp"
@@ -67,9 +68,11 @@ void serve(const ServeFlags& flags) {
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
+  const std::string admin_token = admin_token_from_environment();
   api::Service service(*registry, accounts.access(), clock,
                        {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
-                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
+                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
+                        admin_token, admin_token.empty() ? nullptr : &accounts.key_admin()});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -88,6 +91,9 @@ void serve(const ServeFlags& flags) {
   fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', {})\n", TOOLCALC_VERSION,
              config.host, server.port(), config.threads, config.base_path,
              store_description(config));
+  if (!admin_token.empty())
+    fmt::print("admin API on {}/admin/v1/ (its OpenAPI document: {}/admin/v1/openapi.json)\n", base,
+               base);
   if (flags.dev) {
     fmt::print(
         "dev key (shown once): {}\n"

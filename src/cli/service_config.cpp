@@ -80,7 +80,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     throw std::runtime_error(file->string() + ":" + std::to_string(e.source().begin.line) + ": " +
                              std::string(e.description()));
   }
-  check_known(root, "", {"server", "store", "catalog", "plans"});
+  check_known(root, "", {"server", "store", "catalog", "plans", "alerts"});
   if (const toml::table* s = root["server"].as_table()) {
     check_known(*s, "server",
                 {"listen", "threads", "base_path", "max_connections", "read_timeout_s",
@@ -134,6 +134,16 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
     read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
+  }
+  if (const toml::table* s = root["alerts"].as_table()) {
+    check_known(
+        *s, "alerts",
+        {"check_interval_ms", "retry_initial_ms", "retry_max_ms", "timeout_ms", "give_up_after_s"});
+    read_int(*s, "alerts", "check_interval_ms", config.alerts_check_interval_ms, 100, 60'000);
+    read_int(*s, "alerts", "retry_initial_ms", config.alerts_retry_initial_ms, 100, 3'600'000);
+    read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms, 100, 86'400'000);
+    read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms, 100, 60'000);
+    read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
   }
   if (const toml::table* s = root["catalog"].as_table()) {
     check_known(*s, "catalog", {"dir"});
