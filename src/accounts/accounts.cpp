@@ -166,13 +166,7 @@ std::optional<QuotaView> Accounts::peek_quota(const Caller& caller) const {
 void Accounts::record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
                             int status, int64_t units) {
   if (caller.anonymous) return;
-  const int64_t now_s = clock_.now_s();
-  if (status == 200) {
-    history_.record(caller.key_id, now_s, domain, slug, store::kHistoryExecutions);
-    history_.record(caller.key_id, now_s, domain, slug, store::kHistoryUnits, units);
-  } else {
-    history_.record(caller.key_id, now_s, domain, slug, status);
-  }
+  history_.record(caller.key_id, clock_.now_s(), domain, slug, status, units);
 }
 
 std::vector<store::HistoryRow> Accounts::usage_history(const Caller& caller, int32_t first_day,

@@ -1,6 +1,7 @@
 #include "accounts/usage_history.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <tuple>
@@ -8,38 +9,39 @@
 namespace toolcalc::accounts {
 namespace {
 
-size_t mix(int64_t key_id, int32_t day, int32_t metric, size_t tool_hash) {
-  size_t h = std::hash<int64_t>{}(key_id * 1'000'003 + day);
-  h ^= tool_hash + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h ^ static_cast<size_t>(metric) * 0x100000001b3ull;
+constexpr int32_t kSuccess = 200;
+
+// A tool's part of the hash from its slug's length and its first and last 8 bytes: a
+// constant cost per request (the catalog's slugs differ there), where hashing every byte
+// of "domain/slug" would cost as much as the rest of the lookup.
+size_t tool_hash(std::string_view slug) {
+  uint64_t head = 0, tail = 0;
+  const size_t n = std::min<size_t>(8, slug.size());
+  std::memcpy(&head, slug.data(), n);
+  std::memcpy(&tail, slug.data() + slug.size() - n, n);
+  return static_cast<size_t>((head * 0x9E3779B97F4A7C15ull) ^ (tail + slug.size()));
 }
 
-// The hash of "domain/slug" computed from its two parts, equal to that of the whole name.
-size_t tool_hash(std::string_view domain, std::string_view slug) {
-  size_t h = 14695981039346656037ull;  // FNV-1a
-  auto add = [&h](std::string_view s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  };
-  add(domain);
-  add("/");
-  add(slug);
-  return h;
+size_t mix(int64_t key_id, int32_t day, int32_t metric, size_t tool) {
+  uint64_t h = static_cast<uint64_t>(key_id) * 0x100000001b3ull;
+  h ^= (static_cast<uint64_t>(static_cast<uint32_t>(day)) << 16) ^ static_cast<uint32_t>(metric);
+  h *= 0x9E3779B97F4A7C15ull;
+  return static_cast<size_t>(h ^ tool ^ (h >> 29));
 }
 
-size_t tool_hash(std::string_view tool) {
+std::string_view slug_of(std::string_view tool) {
   const size_t slash = tool.find('/');
-  return tool_hash(tool.substr(0, slash),
-                   slash == std::string_view::npos ? std::string_view() : tool.substr(slash + 1));
+  return slash == std::string_view::npos ? tool : tool.substr(slash + 1);
 }
 
 }  // namespace
 
 size_t UsageHistory::Hash::operator()(const Entry& e) const {
-  return mix(e.key_id, e.day, e.metric, tool_hash(e.tool));
+  return mix(e.key_id, e.day, e.metric, tool_hash(slug_of(e.tool)));
 }
 
 size_t UsageHistory::Hash::operator()(const Probe& p) const {
-  return mix(p.key_id, p.day, p.metric, tool_hash(p.domain, p.slug));
+  return mix(p.key_id, p.day, p.metric, tool_hash(p.slug));
 }
 
 bool UsageHistory::Equal::operator()(const Entry& a, const Entry& b) const {
@@ -54,9 +56,8 @@ bool UsageHistory::Equal::operator()(const Probe& p, const Entry& e) const {
 }
 
 void UsageHistory::record(int64_t key_id, int64_t now_s, std::string_view domain,
-                          std::string_view slug, int32_t metric, int64_t n) {
-  if (n == 0) return;
-  const Probe probe{key_id, utc_day_of(now_s), metric, domain, slug};
+                          std::string_view slug, int status, int64_t units) {
+  const Probe probe{key_id, utc_day_of(now_s), status, domain, slug};
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   auto it = shard.pending.find(probe);
@@ -64,30 +65,42 @@ void UsageHistory::record(int64_t key_id, int64_t now_s, std::string_view domain
     std::string tool;
     tool.reserve(domain.size() + 1 + slug.size());
     tool.append(domain).append("/").append(slug);
-    shard.pending.emplace(Entry{key_id, probe.day, metric, std::move(tool)}, n);
+    it = shard.pending.emplace(Entry{key_id, probe.day, status, std::move(tool)}, Counts{}).first;
+  }
+  it->second.count += 1;
+  if (status == kSuccess) it->second.units += units;
+}
+
+void UsageHistory::append_deltas(const Entry& e, const Counts& c,
+                                 std::vector<store::HistoryDelta>& out) {
+  if (e.metric != kSuccess) {
+    if (c.count > 0) out.push_back({e.key_id, e.day, e.tool, e.metric, c.count});
     return;
   }
-  it->second += n;
+  if (c.count > 0) out.push_back({e.key_id, e.day, e.tool, store::kHistoryExecutions, c.count});
+  if (c.units > 0) out.push_back({e.key_id, e.day, e.tool, store::kHistoryUnits, c.units});
 }
 
 std::vector<store::HistoryDelta> UsageHistory::take_pending() {
   std::vector<store::HistoryDelta> out;
   for (Shard& shard : shards_) {
-    std::unordered_map<Entry, int64_t, Hash, Equal> taken;
+    Map taken;
     {
       std::lock_guard lock(shard.mu);
       taken.swap(shard.pending);
     }
-    for (auto& [e, n] : taken) out.push_back({e.key_id, e.day, e.tool, e.metric, n});
+    for (const auto& [e, c] : taken) append_deltas(e, c, out);
   }
   return out;
 }
 
 void UsageHistory::restore_pending(const std::vector<store::HistoryDelta>& deltas) {
   for (const auto& d : deltas) {
+    const bool success = d.metric == store::kHistoryExecutions || d.metric == store::kHistoryUnits;
     Shard& shard = shard_for(d.key_id);
     std::lock_guard lock(shard.mu);
-    shard.pending[Entry{d.key_id, d.day, d.metric, d.tool}] += d.delta;
+    Counts& c = shard.pending[Entry{d.key_id, d.day, success ? kSuccess : d.metric, d.tool}];
+    (d.metric == store::kHistoryUnits ? c.units : c.count) += d.delta;
   }
 }
 
@@ -96,9 +109,8 @@ std::vector<store::HistoryDelta> UsageHistory::pending_for(int64_t key_id, int32
   std::vector<store::HistoryDelta> out;
   const Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
-  for (const auto& [e, n] : shard.pending)
-    if (e.key_id == key_id && e.day >= first_day && e.day < end_day)
-      out.push_back({e.key_id, e.day, e.tool, e.metric, n});
+  for (const auto& [e, c] : shard.pending)
+    if (e.key_id == key_id && e.day >= first_day && e.day < end_day) append_deltas(e, c, out);
   return out;
 }
 

@@ -22,12 +22,15 @@ inline int32_t utc_day_of(int64_t epoch_s) {
 
 class UsageHistory {
  public:
-  // Adds `n` to (key, the day of `now_s`, tool, metric); metric as store::HistoryDelta.
+  // One request of `key_id` about the tool "domain/slug", on the day of `now_s`: a
+  // success (status 200) counts one execution and its `units`; anything else one refusal
+  // under its status. One map lookup under one shard's lock.
   void record(int64_t key_id, int64_t now_s, std::string_view domain, std::string_view slug,
-              int32_t metric, int64_t n = 1);
+              int status, int64_t units);
 
-  // Every pending delta, forgetting them; the caller writes them and, when that fails,
-  // hands them back with restore_pending.
+  // Every pending count as store deltas (a success's entry gives kHistoryExecutions and
+  // kHistoryUnits), forgetting them; the caller writes them and, when that fails, hands
+  // them back with restore_pending.
   std::vector<store::HistoryDelta> take_pending();
   void restore_pending(const std::vector<store::HistoryDelta>& deltas);
 
@@ -37,6 +40,7 @@ class UsageHistory {
                                                int32_t end_day) const;
 
  private:
+  // metric: 200 for successes (their executions and units), else the refusal's status.
   struct Entry {
     int64_t key_id;
     int32_t day;
@@ -50,6 +54,10 @@ class UsageHistory {
     int32_t metric;
     std::string_view domain, slug;
   };
+  struct Counts {
+    int64_t count = 0;  // executions (metric 200) or refusals
+    int64_t units = 0;  // quota units of the executions
+  };
   struct Hash {
     using is_transparent = void;
     size_t operator()(const Entry& e) const;
@@ -61,15 +69,17 @@ class UsageHistory {
     bool operator()(const Probe& p, const Entry& e) const;
     bool operator()(const Entry& e, const Probe& p) const { return (*this)(p, e); }
   };
+  using Map = std::unordered_map<Entry, Counts, Hash, Equal>;
   struct alignas(64) Shard {
     mutable std::mutex mu;
-    std::unordered_map<Entry, int64_t, Hash, Equal> pending;
+    Map pending;
   };
   static constexpr size_t kShards = 16;
 
   Shard& shard_for(int64_t key_id) const {
     return shards_[static_cast<uint64_t>(key_id) % kShards];
   }
+  static void append_deltas(const Entry& e, const Counts& c, std::vector<store::HistoryDelta>& out);
 
   mutable std::array<Shard, kShards> shards_;
 };
