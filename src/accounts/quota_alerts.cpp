@@ -12,8 +12,9 @@
 namespace toolcalc::accounts {
 namespace {
 
-// Alerts leased per round: a round never holds more than this many deliveries.
-constexpr size_t kLeasePerRound = 32;
+// Deliveries per round at most: a round leases one alert at a time, just before sending it,
+// so that a lease never has to outlast more than one delivery.
+constexpr size_t kDeliveriesPerRound = 32;
 
 std::string pct_text(int32_t pct) {
   return std::to_string(pct);
@@ -46,15 +47,17 @@ void QuotaAlerts::stop() {
 
 void QuotaAlerts::run_once() {
   const int64_t now_s = clock_.now_s();
+  // A store outage is reported when it starts and when it ends, not every round.
   try {
     detect(now_s);
-  } catch (const std::exception& e) {
-    log::warn("quota alerts: cannot check usage (retrying)", {{"error", e.what()}});
-  }
-  try {
     deliver(now_s);
+    if (store_failing_) log::info("quota alerts: the store answers again");
+    store_failing_ = false;
   } catch (const std::exception& e) {
-    log::warn("quota alerts: cannot read due alerts (retrying)", {{"error", e.what()}});
+    if (!store_failing_)
+      log::warn("quota alerts: the store cannot be read (retrying every round)",
+                {{"error", e.what()}});
+    store_failing_ = true;
   }
 }
 
@@ -107,15 +110,21 @@ std::string QuotaAlerts::event_body(const store::QuotaAlert& a, const AlertWatch
 }
 
 void QuotaAlerts::deliver(int64_t now_s) {
+  // Held for one delivery attempt and some margin: a server that dies meanwhile leaves
+  // the alert to the next lease after that.
   const int64_t lease_s =
       std::chrono::duration_cast<std::chrono::seconds>(options_.timeout).count() + 30;
-  const auto due = store_.lease_due_alerts(now_s, now_s + lease_s, kLeasePerRound);
-  if (due.empty()) return;
   std::map<int64_t, AlertWatch> by_key;
-  for (auto& w : watches_()) by_key.emplace(w.key_id, std::move(w));
-
-  for (const store::QuotaAlert& a : due) {
+  bool watched = false;
+  for (size_t round = 0; round < kDeliveriesPerRound; ++round) {
     const int64_t t = clock_.now_s();
+    const auto due = store_.lease_due_alerts(std::max(now_s, t), t + lease_s, 1);
+    if (due.empty()) return;
+    if (!watched) {
+      for (auto& w : watches_()) by_key.emplace(w.key_id, std::move(w));
+      watched = true;
+    }
+    const store::QuotaAlert& a = due.front();
     auto it = by_key.find(a.key_id);
     // The key was revoked or lost its webhook before the event went out: nobody to tell.
     if (it == by_key.end()) {

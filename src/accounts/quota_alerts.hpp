@@ -79,7 +79,8 @@ class QuotaAlerts {
   // (key, threshold) recorded this month by this process: not asked of the store again.
   std::string known_period_;
   std::set<std::pair<int64_t, int32_t>> known_;
-  BackgroundLoop background_;  // last: stopped before the members it uses go
+  bool store_failing_ = false;  // the thread's own
+  BackgroundLoop background_;   // last: stopped before the members it uses go
 };
 
 }  // namespace toolcalc::accounts
