@@ -18,12 +18,23 @@ Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan>
       clock_(clock),
       flush_interval_(usage_flush_interval),
       refresh_interval_(key_refresh_interval),
-      keys_(*store_, plans_),
+      keys_(*store_, plans_, clock),
       rates_(clock),
       quota_(clock) {
   refresh_keys(true);
   const UtcMonth month = utc_month_of(clock_.now_s());
   quota_.seed(month, store_->load_usage(month.period()));
+  apply_history_retention();
+}
+
+// GET /v1/usage serves the current month and the 12 before it (docs/api.md).
+void Accounts::apply_history_retention() {
+  const UtcMonth month = utc_month_of(clock_.now_s());
+  if (month.index() == history_month_) return;
+  int64_t start_s = month.start_s;  // becomes the first day of the oldest month kept
+  for (int i = 0; i < 12; ++i) start_s = utc_month_of(start_s - 1).start_s;
+  store_->drop_history_before(utc_day_of(start_s));
+  history_month_ = month.index();
 }
 
 Accounts::~Accounts() {
@@ -62,6 +73,13 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
     }
     rates_.evict_stale();
     quota_.evict_stale();
+    try {
+      apply_history_retention();
+    } catch (const std::exception& e) {
+      metrics::store_failures.inc();
+      log::warn("dropping old usage history failed; retried at the next refresh",
+                {{"error", e.what()}});
+    }
     next_refresh = now + refresh_interval_;
   }
   if (now >= next_flush) {
@@ -82,11 +100,13 @@ void Accounts::refresh_keys(bool force) {
 void Accounts::flush_usage() {
   std::lock_guard lock(flush_mu_);
   auto pending = quota_.take_pending();
-  if (pending.empty()) return;
+  auto history = history_.take_pending();
+  if (pending.empty() && history.empty()) return;
   try {
-    store_->add_usage(pending);
+    store_->add_usage(pending, history);
   } catch (const std::exception& e) {
     quota_.restore_pending(pending);
+    history_.restore_pending(history);
     metrics::store_failures.inc();
     if (!flush_failing_)
       log::error("usage flush failed; the counts are kept in memory and retried",
@@ -135,6 +155,33 @@ void Accounts::release_quota(const Caller& caller, const QuotaReservation& reser
                              int64_t units) {
   if (caller.anonymous || reservation.unlimited) return;
   quota_.release(caller.key_id, reservation, units);
+}
+
+std::optional<QuotaView> Accounts::peek_quota(const Caller& caller) const {
+  if (caller.anonymous || !caller.plan.monthly_quota) return std::nullopt;
+  const int64_t limit = *caller.plan.monthly_quota;
+  return QuotaView{limit, std::max<int64_t>(0, limit - quota_.used(caller.key_id))};
+}
+
+void Accounts::record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
+                            int status, int64_t units) {
+  if (caller.anonymous) return;
+  history_.record(caller.key_id, clock_.now_s(), domain, slug, status, units);
+}
+
+std::vector<store::HistoryRow> Accounts::usage_history(const Caller& caller, int32_t first_day,
+                                                       int32_t end_day) {
+  if (caller.anonymous) return {};
+  return merge_history(store_->load_history(caller.key_id, first_day, end_day),
+                       history_.pending_for(caller.key_id, first_day, end_day));
+}
+
+void Accounts::keys_changed() {
+  try {
+    refresh_keys(true);
+  } catch (const std::exception&) {
+    // The background refresh retries.
+  }
 }
 
 QuotaStatus Accounts::quota_status(const Caller& caller) const {

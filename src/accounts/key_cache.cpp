@@ -8,8 +8,8 @@
 
 namespace toolcalc::accounts {
 
-KeyCache::KeyCache(store::AccountStore& store, const std::vector<Plan>& plans)
-    : store_(store), plans_(plans) {
+KeyCache::KeyCache(store::AccountStore& store, const std::vector<Plan>& plans, const Clock& clock)
+    : store_(store), plans_(plans), clock_(clock) {
   if (const Plan* anon = find_plan(plans_, kAnonymousPlan))
     anonymous_plan_ = *anon;
   else
@@ -52,7 +52,10 @@ AuthResult KeyCache::authenticate(std::optional<std::string_view> authorization,
   const auto token = bearer_token(*authorization);
   if (token && is_well_formed_key(*token)) {
     const auto snapshot = keys_.current();
-    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key_cached(*token))) {
+    const ActiveKey* key = snapshot->find_by_hash(hash_api_key_cached(*token));
+    // A secret replaced by a rotation works until its grace period ends.
+    if (key && key->expires_epoch_s != 0 && clock_.now_s() >= key->expires_epoch_s) key = nullptr;
+    if (key) {
       r.status = AuthStatus::Ok;
       r.caller.anonymous = false;
       r.caller.subject = key->subject;
@@ -60,6 +63,8 @@ AuthResult KeyCache::authenticate(std::optional<std::string_view> authorization,
       r.caller.label = key->label;
       r.caller.plan = key->plan;
       r.caller.key_id = key->id;
+      r.caller.rate_from_key = key->rate_from_key;
+      r.caller.quota_from_key = key->quota_from_key;
       return r;
     }
   }

@@ -88,6 +88,14 @@ QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
   return s;
 }
 
+int64_t MonthlyQuota::used(int64_t key_id) const {
+  const int64_t month = utc_month_text(clock_.now_s()).month.index();
+  Shard& shard = shard_for(key_id);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.counts.find(Slot{key_id, month});
+  return it == shard.counts.end() ? 0 : it->second.used;
+}
+
 std::vector<store::UsageDelta> MonthlyQuota::take_pending() {
   std::vector<store::UsageDelta> out;
   for (Shard& shard : shards_) {

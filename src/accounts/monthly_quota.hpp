@@ -31,6 +31,8 @@ class MonthlyQuota {
   // most the reservation's own units.
   void release(int64_t key_id, const QuotaReservation& reservation, int64_t units = 1);
   QuotaStatus status(int64_t key_id, int64_t limit) const;
+  // This month's count of `key_id` (status's `used`, without its texts).
+  int64_t used(int64_t key_id) const;
 
   // Every non-zero pending delta, zeroing it; the caller writes them to the store and,
   // when that fails, hands them back with restore_pending so the next flush retries.

@@ -149,7 +149,9 @@ bool Service::prepare_solve(Context&, const catalog::RegisteredTool& tool, std::
 bool Service::reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error) {
   const int64_t units = analysis_quota_units(job.evaluations);
   job.quota = access_.reserve_quota(ctx.caller, units);
+  ctx.note_quota(job.quota);
   if (job.quota.allowed) return true;
+  ctx.tool_status = 429;
   ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, job.quota.retry_after_s)));
   error = {ErrorCode::QuotaExceeded,
            "this " + job.what + " needs " + decimal_string(units) +
@@ -193,6 +195,8 @@ void Service::start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job) {
       return;
     }
     access_.release_quota(ctx.caller, job->quota, job->quota.units);
+    ctx.note_released(job->quota.units);
+    ctx.tool_status = 503;
     ctx.res.set_header("Retry-After", "1");
     return ctx.fail({ErrorCode::ServerBusy,
                      "the server is running as many analyses as it queues (" +
@@ -209,6 +213,8 @@ void Service::finish_analysis(Context& ctx, AnalysisJob& job) {
   const bool mcp = ctx.route.kind == RouteKind::Mcp;
   if (!o.ok) {
     access_.release_quota(ctx.caller, job.quota, job.quota.units);
+    ctx.note_released(job.quota.units);
+    ctx.tool_status = o.defect.empty() ? o.error.status() : 500;
     if (!o.defect.empty()) {
       log::error("internal error", {{"request_id", ctx.res.request_id}, {"error", o.defect}});
       return ctx.fail(internal_error());
@@ -223,7 +229,12 @@ void Service::finish_analysis(Context& ctx, AnalysisJob& job) {
   // Charged for the evaluations made; the rest of the reservation goes back.
   const int64_t kept = std::min(job.quota.units, analysis_quota_units(o.evaluations));
   const int64_t released = job.quota.units - kept;
-  if (released > 0) access_.release_quota(ctx.caller, job.quota, released);
+  if (released > 0) {
+    access_.release_quota(ctx.caller, job.quota, released);
+    ctx.note_released(released);
+  }
+  ctx.tool_status = 200;
+  ctx.units_kept = kept;
   const std::optional<int64_t> remaining =
       job.quota.unlimited ? std::nullopt : std::optional<int64_t>(job.quota.remaining + released);
   if (mcp) {
@@ -270,6 +281,7 @@ void Service::mcp_analysis(Context& ctx, const catalog::RegisteredTool& tool, bo
   const bool valid = tolerance ? prepare_tolerance(ctx, tool, body, *job, error)
                                : prepare_solve(ctx, tool, body, *job, error);
   if (!valid) {  // a tool error the model can correct, as for the catalog's tools
+    ctx.tool_status = error.status();
     ctx.res.status = 200;
     ctx.res.body = mcp::call_error(ctx.mcp_id, error, ctx.res.request_id);
     return;

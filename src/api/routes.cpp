@@ -86,6 +86,11 @@ Route match_route(std::string_view target, std::string_view base_path) {
     route.kind = RouteKind::Mcp;
     return route;
   }
+  if (path.starts_with("/admin/v1/")) {
+    route.kind = RouteKind::Admin;
+    route.slug = path.substr(10);
+    return route;
+  }
   if (path.substr(0, 4) != "/v1/") return route;
   path.remove_prefix(4);
 
@@ -98,6 +103,8 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.kind = RouteKind::Domains;
     else if (seg[0] == "me")
       route.kind = RouteKind::Me;
+    else if (seg[0] == "usage")
+      route.kind = RouteKind::Usage;
     else if (seg[0] == "health")
       route.kind = RouteKind::Health;
     else if (seg[0] == "ready")
@@ -154,6 +161,8 @@ std::string_view route_name(RouteKind kind) {
       return "domains";
     case RouteKind::Me:
       return "me";
+    case RouteKind::Usage:
+      return "usage";
     case RouteKind::Health:
       return "health";
     case RouteKind::Ready:
@@ -166,6 +175,8 @@ std::string_view route_name(RouteKind kind) {
       return "playground";
     case RouteKind::LlmsTxt:
       return "llms_txt";
+    case RouteKind::Admin:
+      return "admin";
     case RouteKind::Metrics:
       return "metrics";
   }
@@ -182,6 +193,8 @@ std::string_view allowed_methods(RouteKind kind) {
       return "POST, OPTIONS";
     case RouteKind::Asset:
       return "GET, HEAD, OPTIONS";
+    case RouteKind::Admin:
+      return "GET, POST, PATCH, DELETE, OPTIONS";
     case RouteKind::NotFound:
       return "";
     default:

@@ -16,12 +16,14 @@ enum class RouteKind {
   ToolBySlug,  // /v1/tools/{slug}
   Domains,     // /v1/domains
   Me,          // /v1/me
+  Usage,       // /v1/usage
   Health,      // /v1/health (liveness)
   Ready,       // /v1/ready (readiness)
   OpenApi,     // /v1/openapi.json
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
   LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
+  Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
   Metrics,     // /metrics (Prometheus), also under the base path; stays last (kRouteKinds)
 };
 
@@ -48,8 +50,8 @@ inline bool is_tool_route(RouteKind kind) {
          kind == RouteKind::Tolerance || kind == RouteKind::Solve;
 }
 
-// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS"
-// or, for the playground's files, "GET, HEAD, OPTIONS".
+// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS",
+// for the playground's files "GET, HEAD, OPTIONS", for the admin API every method it uses.
 std::string_view allowed_methods(RouteKind kind);
 
 }  // namespace toolcalc::api

@@ -6,7 +6,9 @@
 #include <exception>
 #include <memory>
 
+#include "accounts/api_key.hpp"
 #include "accounts/rate_window.hpp"
+#include "accounts/utc_month.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
 #include "api/limits.hpp"
@@ -28,7 +30,7 @@ namespace {
 
 constexpr std::string_view kExposedHeaders =
     "X-Request-ID, X-Tool-Version, X-RateLimit-Limit, X-RateLimit-Remaining, "
-    "X-RateLimit-Reset, Retry-After";
+    "X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After";
 
 }  // namespace
 
@@ -65,6 +67,7 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       started_ms_(clock.now_ms()),
       openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
       llms_txt_(render_llms_txt(registry, options_.base_path)),
+      admin_openapi_json_(openapi::render_admin({options_.version, options_.base_path, {}})),
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
@@ -81,6 +84,18 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
     ToolsQuery q;
     q.domain = d.name;
     first_tools_pages_.emplace(d.name, result_body_prefix(render_tools_page(q)));
+  }
+  if (admin_enabled()) {
+    admin_token_digest_ = accounts::hash_api_key(options_.admin_token);
+    // Names the token in the audit log without revealing it: 32 bits of its SHA-256, of a
+    // token of at least 32 random characters (cli/admin_token.hpp).
+    static constexpr char hex[] = "0123456789abcdef";
+    admin_token_id_ = "admin-";
+    for (size_t i = 0; i < 4; ++i) {
+      const auto b = static_cast<unsigned char>(admin_token_digest_[i]);
+      admin_token_id_ += hex[b >> 4];
+      admin_token_id_ += hex[b & 15];
+    }
   }
   tool_bodies_.reserve(registry_.tools().size());
   for (const auto& t : registry_.tools())
@@ -106,8 +121,10 @@ Response Service::handle(const Request& request) {
 bool Service::handle_async(const Request& request, Response& res, std::function<void()> done) {
   assign_request_id(res.request_id);
   Context ctx(request, res, match_route(request.target, options_.base_path));
+  // Without an admin token the admin API does not exist (docs/operations.md).
+  if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
-  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx); });
+  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx) || answer_admin(ctx); });
   if (answered) {
     end_request(ctx);
     return true;
@@ -138,12 +155,7 @@ void Service::stop_analyses() {
 }
 
 accounts::RateStep Service::take_rate_step(Context& ctx) {
-  accounts::RateStep step;
-  if (ctx.for_execution)
-    step.rate = access_.take_rate_unit_for_execution(ctx.caller, step.early);
-  else
-    step.rate = access_.take_rate_unit(ctx.caller);
-  return step;
+  return access_.take_rate_step(ctx.caller, ctx.for_execution);
 }
 
 bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
@@ -152,6 +164,7 @@ bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
     ctx.rate = step.rate;
     ctx.rate_known = true;
     ctx.early_quota = std::move(step.early);
+    ctx.month = step.month;
     dispatch(ctx);
   });
   if (ctx.deferred) return false;
@@ -176,7 +189,15 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
 void Service::end_request(Context& ctx) {
   // A quota unit reserved with the rate unit but not used (the request failed before
   // running its tool) goes back.
-  if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
+  if (ctx.early_quota) {
+    access_.release_quota(ctx.caller, *ctx.early_quota, 1);
+    ctx.note_released(1);
+  }
+  record_tool_usage(ctx);
+  // A counted response that neither read nor used the month (discovery with a key, an
+  // early refusal on the embedded store) reports it as it stands.
+  if (!ctx.month && ctx.rate_known && !ctx.store_unavailable)
+    ctx.month = access_.peek_quota(ctx.caller);
   add_response_headers(ctx);
   const int64_t elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  std::chrono::steady_clock::now() - ctx.started)
@@ -185,9 +206,35 @@ void Service::end_request(Context& ctx) {
   log_access(ctx, elapsed_ns);
 }
 
+// The usage history (GET /v1/usage) counts what a key's requests to a tool ended with:
+// execute and sweep paths by their status, MCP tool calls by their tool result. Requests
+// naming no tool (an unknown slug, an MCP call refused before its tool was read) are not
+// counted.
+void Service::record_tool_usage(Context& ctx) {
+  if (ctx.auth_status != accounts::AuthStatus::Ok || ctx.caller.anonymous) return;
+  const RouteKind kind = ctx.route.kind;
+  int status = 0;
+  if (kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Tolerance ||
+      kind == RouteKind::Solve)
+    status = ctx.res.status;
+  else if (kind == RouteKind::Mcp)
+    status = ctx.tool_status;
+  if (status == 0) return;
+  const catalog::ToolDescriptor* tool = ctx.tool;
+  if (!tool && kind != RouteKind::Mcp) {
+    // Refused before dispatch looked the tool up (429 RATE_LIMITED, 503).
+    if (const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug))
+      tool = &registered->tool.descriptor;
+  }
+  if (!tool) return;
+  access_.record_usage(ctx.caller, tool->domain, tool->slug, status,
+                       status == 200 ? ctx.units_kept : 0);
+}
+
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
 // X-RateLimit-* headers say no unit is available until the window ends.
 void Service::answer_store_unavailable(Context& ctx) {
+  ctx.store_unavailable = true;
   if (!ctx.rate_known) {
     const int64_t now_s = clock_.now_s();
     const int64_t window = accounts::kRateWindowSeconds;
@@ -195,6 +242,7 @@ void Service::answer_store_unavailable(Context& ctx) {
     ctx.rate.limit = ctx.caller.plan.rate_per_minute;
     ctx.rate.remaining = 0;
     ctx.rate.reset_epoch_s = now_s / window * window + window;  // epoch seconds are > 0
+    ctx.rate.now_s = now_s;
     ctx.rate_known = true;
   }
   ctx.res.set_header("Retry-After", "1");
@@ -226,9 +274,19 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
 void Service::add_response_headers(Context& ctx) {
   Response& res = ctx.res;
   std::optional<RateLimitHeaders> rate;
-  if (ctx.rate_known)
-    rate = RateLimitHeaders{ctx.rate.limit, std::max<int64_t>(0, ctx.rate.remaining),
-                            ctx.rate.reset_epoch_s};
+  if (ctx.rate_known) {
+    rate = RateLimitHeaders{ctx.rate.limit,
+                            std::max<int64_t>(0, ctx.rate.remaining),
+                            ctx.rate.reset_epoch_s,
+                            ctx.rate.now_s > 0 ? ctx.rate.now_s : clock_.now_s(),
+                            {}};
+    if (ctx.month) {
+      const accounts::UtcMonth& m = accounts::utc_month_text(rate->now_s).month;
+      rate->month =
+          RateLimitHeaders::Month{ctx.month->limit, std::max<int64_t>(0, ctx.month->remaining),
+                                  m.end_s - m.start_s, m.end_s - rate->now_s};
+    }
+  }
   write_lead_headers(res, ctx.tool ? std::string_view(ctx.tool->version) : options_.version, rate);
   // API answers are never cached; the playground's files are, but revalidated (ETag).
   res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
@@ -344,7 +402,7 @@ void Service::dispatch(Context& ctx) {
   }
   const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
                          kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
-                         kind == RouteKind::Me;
+                         kind == RouteKind::Me || kind == RouteKind::Usage;
   if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
@@ -369,6 +427,8 @@ void Service::dispatch(Context& ctx) {
       return domains(ctx);
     case RouteKind::Me:
       return me(ctx);
+    case RouteKind::Usage:
+      return usage(ctx);
     case RouteKind::OpenApi:
       return openapi(ctx);
     case RouteKind::Mcp:
@@ -381,7 +441,10 @@ void Service::dispatch(Context& ctx) {
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
                        std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
   catalog::Inputs inputs;
-  if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
+  if (!prepare_inputs(tool.descriptor, body, inputs, error)) {
+    ctx.tool_status = error.status();
+    return false;
+  }
 
   if (ctx.early_quota) {
     quota = *ctx.early_quota;
@@ -389,7 +452,9 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   } else {
     quota = access_.reserve_quota(ctx.caller, 1);
   }
+  ctx.note_quota(quota);
   if (!quota.allowed) {
+    ctx.tool_status = 429;
     ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, quota.retry_after_s)));
     error = {ErrorCode::QuotaExceeded,
 
@@ -404,13 +469,20 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
     computed = compute_result(tool, inputs, out, error);
   } catch (...) {
     access_.release_quota(ctx.caller, quota, 1);
+    ctx.note_released(1);
+    ctx.tool_status = 500;
     throw;
   }
   if (!computed) {
     access_.release_quota(ctx.caller, quota, 1);
+    ctx.note_released(1);
     out.resize(mark);
+    ctx.tool_status = error.status();
+    return false;
   }
-  return computed;
+  ctx.tool_status = 200;
+  ctx.units_kept = quota.units;
+  return true;
 }
 
 void Service::execute(Context& ctx) {
@@ -500,7 +572,20 @@ void Service::me(Context& ctx) {
   else
     w.field("limit", q.limit).field("used", q.used).field("remaining", q.remaining);
   w.field("period", q.period).field("resets_at", q.resets_at).end_object();
+  // The effective limits and where each comes from: the plan, or the key's own.
+  w.key("limits").begin_object();
+  w.key("rate_per_minute").begin_object().field("value", ctx.caller.plan.rate_per_minute);
+  w.field("source", ctx.caller.rate_from_key ? "key" : "plan").end_object();
+  w.key("monthly_quota").begin_object().key("value");
+  if (ctx.caller.plan.monthly_quota)
+    w.integer(*ctx.caller.plan.monthly_quota);
+  else
+    w.null();
+  w.field("source", ctx.caller.quota_from_key ? "key" : "plan").end_object();
   w.end_object();
+  w.end_object();
+  // The month on the same response agrees with the body.
+  if (!q.unlimited) ctx.month = accounts::QuotaView{q.limit, q.remaining};
   ctx.ok_result(result);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/key_admin.hpp"
 #include "api/access_log.hpp"
 #include "api/analysis_pool.hpp"
 #include "api/mcp.hpp"
@@ -43,6 +44,10 @@ struct ServiceOptions {
   int analysis_threads = 1;
   // The store backend named by toolcalc_build_info ("sqlite" or "redis").
   std::string store_backend = "sqlite";
+  // The admin API (/admin/v1/…): on when both are set, else every admin path is 404.
+  // `key_admin` must outlive the Service.
+  std::string admin_token = {};
+  accounts::KeyAdmin* key_admin = nullptr;
 };
 
 struct ServiceContext;
@@ -82,6 +87,8 @@ class Service {
   const ServiceOptions& options() const { return options_; }
   // GET /v1/openapi.json's body, rendered once (the registry is immutable).
   const std::string& openapi_json() const { return openapi_json_; }
+  // GET /admin/v1/openapi.json's body.
+  const std::string& admin_openapi_json() const { return admin_openapi_json_; }
 
  private:
   using Context = ServiceContext;
@@ -92,6 +99,7 @@ class Service {
   // False when a handler deferred the request (it ends later, calling ctx.done).
   bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
   void end_request(Context& ctx);
+  void record_tool_usage(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
   void run_or_answer_failure(Context& ctx, Step&& step);
@@ -107,6 +115,7 @@ class Service {
   void tool_by_slug(Context& ctx);
   void domains(Context& ctx);
   void me(Context& ctx);
+  void usage(Context& ctx);  // api/usage.cpp
   void health(Context& ctx);
   void ready(Context& ctx);
   void prometheus_metrics(Context& ctx);
@@ -118,6 +127,11 @@ class Service {
   void solve(Context& ctx);      // api/analysis.cpp
   void asset(Context& ctx);      // the playground's files
   void llms_txt(Context& ctx);   // GET /llms.txt
+
+  // The admin API (api/admin.cpp): true when the request was one of its paths, answered.
+  bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
+  bool answer_admin(Context& ctx);
+  void admin_keys(Context& ctx, std::string_view admin_id);
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -148,6 +162,9 @@ class Service {
   int64_t started_ms_;
   std::string openapi_json_;
   std::string llms_txt_;  // GET /llms.txt's body (api/llms_txt.hpp), rendered once
+  std::string admin_openapi_json_;
+  std::string admin_token_digest_;  // SHA-256 of the admin token (compared in constant time)
+  std::string admin_token_id_;      // "admin-" + 8 hex digits of that digest: the audit log's who
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1

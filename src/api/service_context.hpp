@@ -1,5 +1,6 @@
 #pragma once
 // The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -51,6 +52,24 @@ struct ServiceContext {
   // step (an analysis on the pool), which ends it; the pipeline then leaves it alone.
   std::function<void()> done;
   bool deferred = false;
+  // The caller's month as this response reports it (the RateLimit header): from the rate
+  // step, then from the request's own reservation and releases.
+  std::optional<accounts::QuotaView> month;
+  // What a tool call ended with, for the usage history: the status (200, or the error's
+  // on MCP, whose tool errors answer 200) and the quota units it kept.
+  int tool_status = 0;
+  int64_t units_kept = 0;
+  bool store_unavailable = false;  // answered 503 STORE_UNAVAILABLE: the month is unknown
+
+  // The month after `reservation` (allowed or not) and `released` of its units given back.
+  void note_quota(const accounts::QuotaReservation& reservation, int64_t released = 0) {
+    if (reservation.unlimited) return;
+    month = accounts::QuotaView{reservation.limit,
+                                std::min(reservation.limit, reservation.remaining + released)};
+  }
+  void note_released(int64_t units) {
+    if (month) month->remaining = std::min(month->limit, month->remaining + units);
+  }
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

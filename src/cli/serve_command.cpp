@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "api/service.hpp"
+#include "cli/admin_token.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/serve_accounts.hpp"
@@ -97,10 +98,12 @@ void serve(const ServeFlags& flags) {
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
+  const std::string admin_token = admin_token_from_environment();
   api::Service service(*registry, accounts.access(), clock,
                        {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
                         config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
-                        config.analysis_threads, config.store_backend});
+                        config.analysis_threads, config.store_backend, admin_token,
+                        admin_token.empty() ? nullptr : &accounts.key_admin()});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -124,6 +127,9 @@ void serve(const ServeFlags& flags) {
                                         {"base_path", config.base_path},
                                         {"store", store_description(config)},
                                         {"catalog", config.catalog_dir.string()}});
+  if (!admin_token.empty())
+    log::info("admin API on " + base + "/admin/v1/",
+              {{"openapi", base + "/admin/v1/openapi.json"}});
   if (flags.dev) {
     fmt::print(
         "dev key (shown once): {}\n"

@@ -73,10 +73,15 @@ constexpr Setting kSettings[] = {
     {"store", "data_dir", Kind::String},
     {"store", "flush_interval_ms", Kind::Integer},
     {"store", "key_refresh_ms", Kind::Integer},
+    {"alerts", "check_interval_ms", Kind::Integer},
+    {"alerts", "retry_initial_ms", Kind::Integer},
+    {"alerts", "retry_max_ms", Kind::Integer},
+    {"alerts", "timeout_ms", Kind::Integer},
+    {"alerts", "give_up_after_s", Kind::Integer},
     {"catalog", "dir", Kind::String},
 };
 
-constexpr std::string_view kSections[] = {"server", "store", "catalog"};
+constexpr std::string_view kSections[] = {"server", "store", "alerts", "catalog"};
 constexpr std::string_view kPlanFields[] = {"rate_per_minute", "monthly_quota"};
 
 void check_known(const toml::table& t, const char* section) {
@@ -330,6 +335,14 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
     read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
+  }
+  if (const toml::table* s = root["alerts"].as_table()) {
+    check_known(*s, "alerts");
+    read_int(*s, "alerts", "check_interval_ms", config.alerts_check_interval_ms, 100, 60'000);
+    read_int(*s, "alerts", "retry_initial_ms", config.alerts_retry_initial_ms, 100, 3'600'000);
+    read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms, 100, 86'400'000);
+    read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms, 100, 60'000);
+    read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
   }
   if (const toml::table* s = root["catalog"].as_table()) {
     check_known(*s, "catalog");

@@ -45,6 +45,12 @@ struct ServiceConfig {
   std::filesystem::path data_dir = "var";
   int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9
   int key_refresh_interval_ms = 1000;  // CLI key changes reach a running server within this
+  // [alerts]: quota alert webhooks (accounts/quota_alerts.hpp)
+  int alerts_check_interval_ms = 1000;      // usage is compared with the thresholds this often
+  int alerts_retry_initial_ms = 5000;       // first retry of a failed delivery; doubled each time
+  int alerts_retry_max_ms = 3'600'000;      // the longest wait between two attempts
+  int alerts_timeout_ms = 10'000;           // one delivery attempt
+  int alerts_give_up_after_s = 3 * 86'400;  // an undelivered alert is dropped after this
   // [catalog]
   std::filesystem::path catalog_dir;
   // [plans.NAME]

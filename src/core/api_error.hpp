@@ -19,6 +19,7 @@ enum class ErrorCode : uint8_t {
   Forbidden,
   NotFound,
   MethodNotAllowed,
+  Conflict,
   PayloadTooLarge,
   UnsupportedMediaType,
   Unprocessable,
@@ -54,6 +55,8 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::NotFound, 404, "NOT_FOUND", "No tool or resource at this path."},
     ErrorKind{ErrorCode::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED",
               "The path exists but not with this method; `Allow` lists the methods."},
+    ErrorKind{ErrorCode::Conflict, 409, "CONFLICT",
+              "The resource's current state does not allow the change."},
     ErrorKind{ErrorCode::PayloadTooLarge, 413, "PAYLOAD_TOO_LARGE",
               "The body is over the body limit; answered before the body is read, then the "
               "connection is closed."},

@@ -41,6 +41,8 @@ EXPOSED_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit-Policy",
+    "RateLimit",
     "Retry-After",
 ]
 
@@ -447,6 +449,53 @@ def header_int(r, name):
     return int(v)
 
 
+# One member of a RateLimit-Policy or RateLimit field (draft-ietf-httpapi-ratelimit-headers-09
+# as toolcalc writes it): a String item with Integer parameters.
+SF_MEMBER_RE = re.compile(r'^"([a-z]+)"((?:;[a-z]+=\d+)+)$')
+
+
+def parse_ratelimit_field(value):
+    """{policy name: {parameter: int}} of a RateLimit-Policy or RateLimit field value."""
+    out = {}
+    for member in value.split(","):
+        m = SF_MEMBER_RE.match(member.strip())
+        assert m, f"not a structured-field item with integer parameters: {member!r} in {value!r}"
+        assert m.group(1) not in out, f"policy {m.group(1)} twice in {value!r}"
+        out[m.group(1)] = {k: int(v) for k, v in
+                           (p.split("=") for p in m.group(2).split(";")[1:])}
+    return out
+
+
+def ratelimit_fields(r):
+    """(RateLimit-Policy, RateLimit) of a response, parsed."""
+    policy = r.headers.get("RateLimit-Policy")
+    limit = r.headers.get("RateLimit")
+    assert policy is not None and limit is not None, \
+        f"RateLimit-Policy / RateLimit missing on {r.status_code} {r.request.method} {r.url}"
+    return parse_ratelimit_field(policy), parse_ratelimit_field(limit)
+
+
+def check_ratelimit_fields(r, accounts):
+    """The IETF fields agree with the X-RateLimit-* headers of the same response: the
+    "minute" policy is the window; a "month" policy, when present, is a calendar month."""
+    policy, limit = ratelimit_fields(r)
+    assert set(policy) == set(limit), (policy, limit)
+    assert set(policy) <= {"minute", "month"} and "minute" in policy, policy
+    assert policy["minute"] == {"q": header_int(r, "X-RateLimit-Limit"), "w": 60}, policy
+    assert set(limit["minute"]) == {"r", "t"}, limit
+    assert limit["minute"]["r"] == header_int(r, "X-RateLimit-Remaining"), limit
+    assert 0 <= limit["minute"]["t"] <= 60, limit
+    if accounts:
+        expected_t = header_int(r, "X-RateLimit-Reset") - time.time()
+        assert abs(limit["minute"]["t"] - expected_t) <= 2, (limit, expected_t)
+    if "month" in policy:
+        assert set(policy["month"]) == {"q", "w"} and set(limit["month"]) == {"r", "t"}
+        assert policy["month"]["w"] in (28 * 86400, 29 * 86400, 30 * 86400, 31 * 86400), policy
+        assert 0 <= limit["month"]["r"] <= policy["month"]["q"], (policy, limit)
+        assert 0 < limit["month"]["t"] <= policy["month"]["w"], (policy, limit)
+    return policy, limit
+
+
 def check_common_headers(r, accounts, tool_version=None, service_version=None):
     """Headers every response carries (spec §8)."""
     rid = r.headers.get("X-Request-ID")
@@ -470,6 +519,7 @@ def check_common_headers(r, accounts, tool_version=None, service_version=None):
         assert remaining <= limit
         assert reset % 60 == 0, f"X-RateLimit-Reset {reset} is not a minute boundary"
         assert now - 2 <= reset <= now + 62, f"X-RateLimit-Reset {reset} vs now {now}"
+    check_ratelimit_fields(r, accounts)
     tv = r.headers.get("X-Tool-Version")
     assert tv and SEMVER_RE.match(tv), f"X-Tool-Version {tv!r}"
     if tool_version is not None:
@@ -507,6 +557,10 @@ def check_success(r, accounts, tool=None, domain=None, version="1.0.0"):
         assert meta["quota_remaining"] is None or isinstance(meta["quota_remaining"], int)
     assert REQUEST_ID_RE.match(meta["request_id"])
     rid = check_common_headers(r, accounts, tool_version=body["version"])
+    # The month's remainder in RateLimit is meta.quota_remaining (both after this call).
+    policy, limit = ratelimit_fields(r)
+    if accounts and meta["quota_remaining"] is not None:
+        assert limit["month"]["r"] == meta["quota_remaining"], (limit, meta)
     assert rid == meta["request_id"]
     return body
 

@@ -115,7 +115,10 @@ def test_me_reports_plan_prefix_label_and_usage(api, service_version):
     api.post("/v1/iot-mcu/nope", {}, key=key)                                # 404
     r = api.get("/v1/me", key=key)
     me = check_ok_result(r, True, service_version=service_version)
-    assert list(me) == ["plan", "key_prefix", "label", "rate_limit_per_minute", "quota"]
+    assert list(me) == ["plan", "key_prefix", "label", "rate_limit_per_minute", "quota",
+                        "limits"]
+    assert me["limits"] == {"rate_per_minute": {"value": BIG_RATE, "source": "plan"},
+                            "monthly_quota": {"value": BIG_QUOTA, "source": "plan"}}
     assert me["plan"] == "big"
     assert me["key_prefix"] == key[:12] and me["key_prefix"].startswith("tc_live_")
     assert me["label"] == "me key"

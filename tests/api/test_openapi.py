@@ -66,13 +66,21 @@ def test_server_url_follows_the_served_base_path(start_server):
 
 def test_every_endpoint_and_shared_component(doc):
     paths = doc["paths"]
-    for p in ["/v1/tools", "/v1/tools/{slug}", "/v1/domains", "/v1/me", "/v1/health",
-              "/v1/openapi.json", "/mcp"]:
+    for p in ["/v1/tools", "/v1/tools/{slug}", "/v1/domains", "/v1/me", "/v1/usage",
+              "/v1/health", "/v1/openapi.json", "/mcp"]:
         assert p in paths, p
     comps = doc["components"]
     for h in ["X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
-              "X-RateLimit-Reset", "Retry-After"]:
+              "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"]:
         assert h in comps["headers"], h
+    # Every response of every operation names the IETF fields with the X-RateLimit-* ones.
+    for path, item in paths.items():
+        for method, op in item.items():
+            for status, resp in op["responses"].items():
+                if "$ref" in resp:
+                    resp = comps["responses"][resp["$ref"].split("/")[-1]]
+                names = set(resp.get("headers", {}))
+                assert {"RateLimit-Policy", "RateLimit"} <= names, (path, method, status)
     assert comps["securitySchemes"]["bearerAuth"] == {**comps["securitySchemes"]["bearerAuth"],
                                                       "type": "http", "scheme": "bearer"}
     for name in ["SuccessEnvelope", "ErrorEnvelope", "ErrorCode", "ResultEnvelope"]:

@@ -90,6 +90,28 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
 
+  w.key("/v1/usage").begin_object().key("get").begin_object();
+  w.field("operationId", "getUsage")
+      .field("summary", "The caller's daily usage per tool in a month");
+  w.field("description",
+          "Per UTC day with activity and per tool: successful executions, the quota units they "
+          "used and the requests refused, by HTTP status. Counts are written every second or "
+          "so; the current and the 12 previous months are kept.");
+  w.key("tags").begin_array().string("account").end_array();
+  security_required(w);
+  w.key("parameters").begin_array().begin_object().field("name", "month").field("in", "query");
+  w.field("description", "The month (UTC), default the current one; one of the last 13.");
+  w.key("schema").begin_object().field("type", "string").field("pattern", "^[0-9]{4}-[0-9]{2}$");
+  w.end_object().end_object().end_array();
+  w.key("responses").begin_object();
+  ok_response(w, "The month's usage.", "UsageResponse");
+  error_ref(w, refs, 400);
+  error_ref(w, refs, 401);
+  error_ref(w, refs, 429);
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
   w.key("/v1/health").begin_object().key("get").begin_object();
   w.field("operationId", "getHealth").field("summary", "Liveness check");
   w.field("description",

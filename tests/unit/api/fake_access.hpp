@@ -125,6 +125,26 @@ class FakeAccess final : public accounts::AccessControl {
     }
   }
 
+  // The usage history: what the Service recorded, and what usage_history answers.
+  struct Recorded {
+    std::string domain, slug;
+    int status;
+    int64_t units;
+  };
+  std::vector<Recorded> recorded;
+  std::vector<store::HistoryRow> history;
+  int32_t history_first_day = 0, history_end_day = 0;  // the last range asked for
+  void record_usage(const accounts::Caller& c, std::string_view domain, std::string_view slug,
+                    int status, int64_t units) override {
+    if (!c.anonymous) recorded.push_back({std::string(domain), std::string(slug), status, units});
+  }
+  std::vector<store::HistoryRow> usage_history(const accounts::Caller&, int32_t first_day,
+                                               int32_t end_day) override {
+    history_first_day = first_day;
+    history_end_day = end_day;
+    return history;
+  }
+
   accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {
     if (store_down) throw accounts::StoreUnavailable("fake store down");
     accounts::QuotaStatus s;

@@ -251,3 +251,20 @@ TEST(ServiceConfig, EnvironmentErrorsNameTheVariable) {
   EXPECT_NE(env_error({{"TOOLCALC_SERVER_LOG_LEVEL", "loud"}}).find("server.log_level"),
             std::string::npos);
 }
+
+TEST(ServiceConfig, AlertSettings) {
+  const auto defaults = cli::load_service_config(std::nullopt);
+  EXPECT_EQ(defaults.alerts_check_interval_ms, 1000);
+  EXPECT_EQ(defaults.alerts_retry_initial_ms, 5000);
+  EXPECT_EQ(defaults.alerts_timeout_ms, 10'000);
+  const auto shipped =
+      cli::load_service_config(fs::path(TOOLCALC_SOURCE_DIR) / "config" / "toolcalc.toml");
+  EXPECT_EQ(shipped.alerts_retry_max_ms, defaults.alerts_retry_max_ms);
+  EXPECT_EQ(shipped.alerts_give_up_after_s, defaults.alerts_give_up_after_s);
+  const auto c = cli::load_service_config(
+      write_config("[alerts]\ncheck_interval_ms = 200\nretry_initial_ms = 300\n"));
+  EXPECT_EQ(c.alerts_check_interval_ms, 200);
+  EXPECT_EQ(c.alerts_retry_initial_ms, 300);
+  EXPECT_NE(load_error("[alerts]\ntimeout_ms = 5\n").find("alerts.timeout_ms"), std::string::npos);
+  EXPECT_NE(load_error("[alerts]\nurl = \"x\"\n").find("alerts.url"), std::string::npos);
+}

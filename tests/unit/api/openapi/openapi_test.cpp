@@ -181,8 +181,9 @@ TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
   for (const char* code : {"INVALID_JSON", "VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND",
                            "UNPROCESSABLE", "RATE_LIMITED", "QUOTA_EXCEEDED", "INTERNAL"})
     EXPECT_NE(std::find(codes.begin(), codes.end(), json::value(code)), codes.end()) << code;
-  for (const char* h : {"X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit",
-                        "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"})
+  for (const char* h :
+       {"X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+        "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"})
     EXPECT_TRUE(doc.at("components").at("headers").as_object().contains(h)) << h;
   EXPECT_EQ(doc.at("components").at("securitySchemes").at("bearerAuth").at("scheme").as_string(),
             "bearer");
@@ -233,9 +234,10 @@ TEST(OpenApi, SweepInputsNameEveryInput) {
   EXPECT_EQ(props.at("model").at("type").as_string(), "string");
 }
 
-TEST(OpenApi, EveryReferenceResolves) {
-  const auto registry = make_registry();
-  const json::value doc = json::parse(api::openapi::render(registry, {"1", "", ""}));
+namespace {
+
+// The number of "$ref"s in `doc`, each checked to point at a member of `doc`.
+int resolved_refs(const json::value& doc) {
   int refs = 0;
   std::function<void(const json::value&)> walk = [&](const json::value& v) {
     if (v.is_array()) {
@@ -262,7 +264,27 @@ TEST(OpenApi, EveryReferenceResolves) {
     }
   };
   walk(doc);
-  EXPECT_GT(refs, 50);
+  return refs;
+}
+
+}  // namespace
+
+TEST(OpenApi, EveryReferenceResolves) {
+  const auto registry = make_registry();
+  EXPECT_GT(resolved_refs(json::parse(api::openapi::render(registry, {"1", "", ""}))), 50);
+}
+
+// The admin API's document: its own paths only, every reference resolved, and none of it
+// in the public document.
+TEST(OpenApi, TheAdminDocumentStandsAlone) {
+  const json::value admin = json::parse(api::openapi::render_admin({"1", "/api", ""}));
+  EXPECT_EQ(admin.at("openapi").as_string(), "3.1.0");
+  EXPECT_EQ(admin.at("servers").at(0).at("url").as_string(), "/api");
+  EXPECT_EQ(admin.at("paths").as_object().size(), 4u);
+  EXPECT_GT(resolved_refs(admin), 20);
+  const std::string public_doc = api::openapi::render(make_registry(), {"1", "/api", ""});
+  EXPECT_EQ(public_doc.find("/admin"), std::string::npos);
+  EXPECT_EQ(public_doc.find("adminToken"), std::string::npos);
 }
 
 TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {
