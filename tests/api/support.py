@@ -210,6 +210,21 @@ def run_cli(*args, timeout=30, check=True):
     return r
 
 
+def keys_list_used(out):
+    """prefix -> the month's USED column of `toolcalc keys list` output. The table is
+    aligned on its header (whose "USED 2026-11" holds a space), so columns are cut where
+    the header's start."""
+    lines = out.splitlines()
+    header = lines[0]
+    start = header.index("USED")
+    end = header.find("WEBHOOK", start)
+    used = {}
+    for line in lines[1:]:
+        if line.startswith("tc_"):
+            used[line.split()[0]] = int(line[start:end if end > 0 else None].split()[0])
+    return used
+
+
 def create_key(data_dir, config, plan, label=""):
     args = ["keys", "create", "--plan", plan, "--data", str(data_dir)]
     if config:

@@ -22,6 +22,7 @@ import pytest
 import requests
 
 from redis_server import RedisServer, free_port
+import support
 from support import (REPO, BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, USE_REDIS,
                      Server, check_error, run_cli)
 
@@ -152,11 +153,10 @@ class Fleet:
         return key.strip()
 
     def used(self, key):
-        out = run_cli("keys", "list", "--config", str(self.config)).stdout.splitlines()
-        for line in out[1:]:
-            if line.startswith(key[:12]):
-                return int(line.split()[-1])
-        raise AssertionError(f"{key[:12]} not in keys list: {out}")
+        out = run_cli("keys", "list", "--config", str(self.config)).stdout
+        used = support.keys_list_used(out)
+        assert key[:12] in used, f"{key[:12]} not in keys list: {out}"
+        return used[key[:12]]
 
     def session(self):
         if not hasattr(self.local, "s"):

@@ -19,6 +19,7 @@ import time
 import pytest
 import requests
 
+import support
 from support import (BATTERY, KEYS_AVAILABLE, NO_KEYS_REASON, Server, create_key, run_cli)
 
 LOAD_SECONDS = int(os.environ.get("LOAD_SECONDS", "30"))
@@ -118,12 +119,7 @@ def rss_kib(pid):
 def keys_list_used(data_dir, config):
     """prefix -> USED column of `toolcalc keys list`."""
     out = run_cli("keys", "list", "--data", str(data_dir), "--config", str(config)).stdout
-    used = {}
-    for line in out.splitlines()[1:]:
-        cols = line.split()
-        if cols and cols[0].startswith("tc_"):
-            used[cols[0]] = int(cols[-1])
-    return used
+    return support.keys_list_used(out)
 
 
 def test_wrk_256_connections_only_200_and_429_and_rss_flat(tmp_path):

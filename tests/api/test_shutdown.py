@@ -26,6 +26,7 @@ import time
 import pytest
 import requests
 
+import support
 from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, Server,
                      create_key, http_request, run_cli)
 
@@ -178,9 +179,9 @@ def quota_used_after_restart(data, cfg, key):
 
 def keys_list_used(data, cfg, key):
     out = run_cli("keys", "list", "--data", str(data), "--config", str(cfg)).stdout
-    row = [line for line in out.splitlines() if line.startswith(key[:12])]
-    assert len(row) == 1, out
-    return int(row[0].split()[-1])
+    used = support.keys_list_used(out)
+    assert key[:12] in used, out
+    return used[key[:12]]
 
 
 def setup_server(tmp_path, flush_ms):
