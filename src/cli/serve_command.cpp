@@ -99,11 +99,11 @@ void serve(const ServeFlags& flags) {
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
   const std::string admin_token = admin_token_from_environment();
-  api::Service service(*registry, accounts.access(), clock,
-                       {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
-                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(),
-                        config.analysis_threads, config.store_backend, admin_token,
-                        admin_token.empty() ? nullptr : &accounts.key_admin()});
+  api::Service service(
+      *registry, accounts.access(), clock,
+      {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
+       config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(), config.analysis_threads,
+       config.store_backend, admin_token, admin_token.empty() ? nullptr : &accounts.key_admin()});
 
   http::ServerOptions options;
   options.host = config.host;
