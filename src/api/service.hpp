@@ -99,6 +99,10 @@ class Service {
   // False when a handler deferred the request (it ends later, calling ctx.done).
   bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
   void end_request(Context& ctx);
+  // Quota units reserved and given back for a request, noted on it for the RateLimit
+  // header's month (ServiceContext::month).
+  accounts::QuotaReservation reserve_units(Context& ctx, int64_t units);
+  void release_units(Context& ctx, const accounts::QuotaReservation& reservation, int64_t units);
   void record_tool_usage(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
