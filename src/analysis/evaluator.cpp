@@ -1,6 +1,7 @@
 #include "analysis/evaluator.hpp"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 namespace toolcalc::analysis {
@@ -9,7 +10,12 @@ Evaluator::Evaluator(const catalog::Tool& tool, const catalog::Inputs& nominal)
     : tool_(tool),
       inputs_(nominal),
       slot_(tool.descriptor.outputs.size(), 0),
-      key_data_(tool.descriptor.outputs.size(), nullptr) {}
+      key_data_(tool.descriptor.outputs.size(), nullptr),
+      numbers_(tool.descriptor.outputs.size(), 0) {}
+
+Evaluator::~Evaluator() {
+  if (has_last_) std::destroy_at(&last());
+}
 
 // Finds every descriptor output in `outputs`: at the slot of the last run when its key is
 // the same literal there, else by comparing keys (and remembers where).
@@ -31,12 +37,16 @@ bool Evaluator::locate(const catalog::Outputs& outputs) {
 
 const catalog::Outputs* Evaluator::run(catalog::ToolError& error) {
   ++evaluations_;
-  last_ = tool_.compute(inputs_);
-  if (auto* failure = std::get_if<catalog::ToolError>(&last_)) {
+  if (has_last_) std::destroy_at(&last());
+  has_last_ = false;
+  // The prvalue initialises the storage directly (guaranteed copy elision).
+  ::new (static_cast<void*>(last_)) catalog::ComputeResult(tool_.compute(inputs_));
+  has_last_ = true;
+  if (auto* failure = std::get_if<catalog::ToolError>(&last())) {
     error = std::move(*failure);
     return nullptr;
   }
-  const auto& outputs = std::get<catalog::Outputs>(last_);
+  const auto& outputs = std::get<catalog::Outputs>(last());
   const auto& d = tool_.descriptor;
   if (!locate(outputs)) {
     for (const auto& out : d.outputs)
@@ -48,18 +58,17 @@ const catalog::Outputs* Evaluator::run(catalog::ToolError& error) {
     if (number != std::holds_alternative<double>(v))
       throw std::logic_error(d.slug + " set " + d.outputs[i].key +
                              (number ? " as text" : " as a number"));
-    if (number && !std::isfinite(std::get<double>(v)))
+    if (!number) continue;
+    const double x = std::get<double>(v);
+    if (!std::isfinite(x))
       throw std::logic_error(d.slug + " produced non-finite " + d.outputs[i].key);
+    numbers_[i] = x;
   }
   return &outputs;
 }
 
-double Evaluator::number(size_t output) const {
-  return std::get<double>(std::get<catalog::Outputs>(last_).value_at(slot_[output]));
-}
-
 const std::string& Evaluator::text(size_t output) const {
-  return std::get<std::string>(std::get<catalog::Outputs>(last_).value_at(slot_[output]));
+  return std::get<std::string>(std::get<catalog::Outputs>(last()).value_at(slot_[output]));
 }
 
 bool is_numeric(const catalog::InputDescriptor& in) {

@@ -3,6 +3,8 @@
 // place: the inputs were validated once (the execute path's catalog::validate_inputs), and
 // the analyses keep every value they set within the input's bounds themselves.
 #include <cstdint>
+#include <new>
+#include <string>
 #include <vector>
 
 #include "catalog/descriptor.hpp"
@@ -13,6 +15,9 @@ class Evaluator {
  public:
   // `nominal`: validate_inputs' result for `tool` (one entry per input, descriptor order).
   Evaluator(const catalog::Tool& tool, const catalog::Inputs& nominal);
+  ~Evaluator();
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
 
   const catalog::ToolDescriptor& descriptor() const { return tool_.descriptor; }
   // Sets the number or integer input at descriptor index `input`.
@@ -23,20 +28,32 @@ class Evaluator {
   // output unset or produces a non-finite number (a defect, as execute treats it).
   const catalog::Outputs* run(catalog::ToolError& error);
   // The numeric output at descriptor index `output` of the outputs run returned last.
-  double number(size_t output) const;
+  double number(size_t output) const { return numbers_[output]; }
   const std::string& text(size_t output) const;
   int64_t evaluations() const { return evaluations_; }
 
  private:
   const catalog::Tool& tool_;
   catalog::Inputs inputs_;
-  catalog::ComputeResult last_;
+  // The last result, constructed in place by the tool's compute (a ComputeResult holds up
+  // to 20 outputs inline: moving one would copy all of them on every run).
+  alignas(catalog::ComputeResult) unsigned char last_[sizeof(catalog::ComputeResult)];
+  bool has_last_ = false;
+  catalog::ComputeResult& last() {
+    return *std::launder(reinterpret_cast<catalog::ComputeResult*>(last_));
+  }
+  const catalog::ComputeResult& last() const {
+    return *std::launder(reinterpret_cast<const catalog::ComputeResult*>(last_));
+  }
   int64_t evaluations_ = 0;
   // Per descriptor output, the index of its entry in the last outputs, and that entry's key
   // pointer: a tool sets its outputs with the same literals in the same order each time,
   // so one pointer comparison per output usually confirms the whole layout.
   std::vector<size_t> slot_;
   std::vector<const char*> key_data_;
+  // Per descriptor output, its value in the last outputs when it is a number (read once
+  // per run, where its type and finiteness are checked).
+  std::vector<double> numbers_;
   bool locate(const catalog::Outputs& outputs);
 };
 
