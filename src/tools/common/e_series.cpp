@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace toolcalc::tools::e_series {
 namespace {
@@ -65,21 +66,78 @@ double nearest_by(double x, std::span<const int> values, Distance distance) {
   return best;
 }
 
+// Every preferred value of the three series from 10^kLowestDecade to just below
+// 10^(kHighestDecade + 1), ascending, built with preferred_value (so the same doubles the
+// visit produces). The searches below find x's two neighbours in it by bisection instead of
+// computing and comparing all the values of three decades: the same result, because
+//  - the three decades visit_around visits always hold both neighbours of x (x lies in the
+//    middle one, or at its edge when log10 rounds across a power of ten), and the table holds
+//    those decades unchanged;
+//  - both distances only fall towards x and only rise away from it (a rounded quotient or
+//    difference is monotone in each operand), so the visit's minimum is at a neighbour, and
+//    two values 1.9 % or more apart never tie: a tie is between the two neighbours, where
+//    the visit keeps the lower one;
+//  - at_or_above's test v ≥ r·(1 − tolerance) is monotone in v, so its first value in
+//    ascending order is the table's first value past that bound, which for a tolerance in
+//    [0, 0.5] lies within the visited decades.
+// Outside the table (or for another list of mantissas) the visit runs as before.
+constexpr int kLowestDecade = -16;
+constexpr int kHighestDecade = 16;
+
+struct Table {
+  std::span<const int> mantissas;
+  std::vector<double> values;
+  double low = 0, high = 0;  // x in (low, high): its visited decades are in the table
+};
+
+Table build(std::span<const int> mantissas) {
+  Table t{mantissas, {}, 0, 0};
+  for (int d = kLowestDecade; d <= kHighestDecade; ++d)
+    for (int m : mantissas) t.values.push_back(preferred_value(m, d - 2));
+  t.low = preferred_value(100, kLowestDecade + 2 - 2);    // 10^(lowest + 2)
+  t.high = preferred_value(100, kHighestDecade - 1 - 2);  // 10^(highest − 1)
+  return t;
+}
+
+const Table* table_for(std::span<const int> mantissas, double x) {
+  static const Table tables[] = {build(kE12), build(kE24), build(kE96)};
+  for (const Table& t : tables)
+    if (t.mantissas.data() == mantissas.data() && t.mantissas.size() == mantissas.size())
+      return x > t.low && x < t.high ? &t : nullptr;
+  return nullptr;
+}
+
+// The nearest of x's two neighbours in the table by distance(v); the lower one on a tie.
+template <class Distance>
+double nearest_in(const Table& t, double x, Distance distance) {
+  const auto above = std::lower_bound(t.values.begin(), t.values.end(), x);
+  const double high = *above, low = *(above - 1);
+  return distance(high) < distance(low) ? high : low;
+}
+
 }  // namespace
 
 double nearest(double r, std::span<const int> values) {
-  return nearest_by(r, values, [r](double v) { return std::max(v / r, r / v); });
+  const auto distance = [r](double v) { return std::max(v / r, r / v); };
+  if (const Table* t = table_for(values, r)) return nearest_in(*t, r, distance);
+  return nearest_by(r, values, distance);
 }
 
 double nearest_by_difference(double x, std::span<const int> values) {
-  return nearest_by(x, values, [x](double v) { return std::fabs(v - x); });
+  const auto distance = [x](double v) { return std::fabs(v - x); };
+  if (const Table* t = table_for(values, x)) return nearest_in(*t, x, distance);
+  return nearest_by(x, values, distance);
 }
 
 double at_or_above(double r, std::span<const int> values, double relative_tolerance) {
+  const double bound = r * (1 - relative_tolerance);
+  if (const Table* t = table_for(values, r);
+      t && relative_tolerance >= 0 && relative_tolerance <= 0.5)
+    return *std::lower_bound(t->values.begin(), t->values.end(), bound);
   double found = 0;
   // The decade above always holds one (10^(decade + 1) > r), so the visit always stops.
   if (visit_around(r, values, [&](double v) {
-        if (v < r * (1 - relative_tolerance)) return false;
+        if (v < bound) return false;
         found = v;
         return true;
       }))

@@ -39,6 +39,45 @@ TEST(ESeries, SearchesAgreeWithABruteForceScan) {
   }
 }
 
+// The searches bisect a table of 33 decades and fall back to scanning three decades outside
+// it: both paths, the switch between them, powers of ten (where log10 may round across) and
+// the preferred values themselves (and their neighbouring doubles) agree with a scan.
+TEST(ESeries, SearchesAgreeWithAScanAtEdges) {
+  std::vector<double> xs;
+  for (int e = -19; e <= 19; ++e) {
+    const double p = std::pow(10.0, e);
+    for (double x : {p, std::nextafter(p, 0.0), std::nextafter(p, INFINITY), 2.2 * p, 4.99 * p})
+      xs.push_back(x);
+  }
+  for (const char* name : {"E12", "E24", "E96"}) {
+    const auto mantissas = e_series::series(name);
+    std::vector<double> values;
+    for (int e = -24; e <= 24; ++e)
+      for (int m : mantissas) values.push_back(e_series::preferred_value(m, e));
+    std::vector<double> points = xs;
+    for (int e = -3; e <= 3; ++e)
+      for (int m : mantissas) {
+        const double v = e_series::preferred_value(m, e);
+        for (double x : {v, std::nextafter(v, 0.0), std::nextafter(v, INFINITY)})
+          points.push_back(x);
+      }
+    for (double x : points) {
+      double log_best = 0, diff_best = 0, above = INFINITY, above_tol = INFINITY;
+      for (double v : values) {
+        if (log_best == 0 || std::fmax(v / x, x / v) < std::fmax(log_best / x, x / log_best))
+          log_best = v;
+        if (diff_best == 0 || std::fabs(v - x) < std::fabs(diff_best - x)) diff_best = v;
+        if (v >= x && v < above) above = v;
+        if (!(v < x * (1 - 1e-9)) && v < above_tol) above_tol = v;
+      }
+      EXPECT_EQ(e_series::nearest(x, mantissas), log_best) << name << " " << x;
+      EXPECT_EQ(e_series::nearest_by_difference(x, mantissas), diff_best) << name << " " << x;
+      EXPECT_EQ(e_series::at_or_above(x, mantissas, 0), above) << name << " " << x;
+      EXPECT_EQ(e_series::at_or_above(x, mantissas, 1e-9), above_tol) << name << " " << x;
+    }
+  }
+}
+
 TEST(ESeries, LogAndLinearNearestDifferWhereTheScaleMatters) {
   const auto e12 = e_series::series("E12");
   EXPECT_EQ(e_series::nearest(12.2, e12), 12);
