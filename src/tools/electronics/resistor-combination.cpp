@@ -52,24 +52,41 @@ struct Pair {
 // logarithmic scale. For each part a, the complement b that would hit the target exactly is
 // computed and its two neighbouring parts are tried; ties keep the pair found first (the
 // smaller a).
+//
+// The search is the one just described, made cheap: the complement's neighbours are found by
+// walking from the previous a's (the complement moves monotonically with a), and a candidate
+// whose value lies outside target·e^(∓d)·(1 ∓ 1e-9), d the best distance so far, has
+// |ln(value/target)| above d by far more than the logarithm's rounding: it could not replace
+// the best, so its logarithm is not taken. The result is the full scan's, bit for bit.
 Pair nearest_pair(double target, const std::vector<double>& p, bool in_series) {
+  constexpr double kMargin = 1e-9;
   Pair best;
-  for (double a : p) {
+  double keep_low = 0, keep_high = INFINITY;
+  size_t above = p.size();  // std::lower_bound(p, exact_b) for the current a
+  const auto first = in_series ? p.begin() : std::upper_bound(p.begin(), p.end(), target);
+  for (auto it = first; it != p.end(); ++it) {
+    const double a = *it;
     double exact_b = 0;
     if (in_series) {
       if (a >= target) break;  // a + b > a ≥ target: a larger a only moves away
       exact_b = target - a;
     } else {
-      if (a <= target) continue;  // a ∥ b < a ≤ target
-      exact_b = a * target / (a - target);
+      exact_b = a * target / (a - target);  // a > target: a ∥ b < a ≤ target otherwise
     }
-    const auto above = std::lower_bound(p.begin(), p.end(), exact_b);
-    std::array<double, 2> candidates = {above == p.begin() ? p.front() : *(above - 1),
-                                        above == p.end() ? p.back() : *above};
+    while (above > 0 && !(p[above - 1] < exact_b)) --above;
+    while (above < p.size() && p[above] < exact_b) ++above;
+    const std::array<double, 2> candidates = {above == 0 ? p.front() : p[above - 1],
+                                              above == p.size() ? p.back() : p[above]};
     for (double b : candidates) {
       const double value = in_series ? a + b : a * b / (a + b);
+      if (value <= keep_low || value >= keep_high) continue;
       const double distance = std::fabs(std::log(value / target));
-      if (distance < best.distance) best = {std::max(a, b), std::min(a, b), value, distance};
+      if (distance < best.distance) {
+        best = {std::max(a, b), std::min(a, b), value, distance};
+        const double e = std::exp(distance);
+        keep_low = target / e * (1 - kMargin);
+        keep_high = target * e * (1 + kMargin);
+      }
     }
   }
   if (in_series && best.distance == INFINITY) {
@@ -190,7 +207,8 @@ ToolDescriptor descriptor() {
 
 ComputeResult compute(const Inputs& in) {
   const std::array<const char*, 2> optional_keys = {"r3_ohm", "r4_ohm"};
-  std::vector<double> rs = {in.number("r1_ohm"), in.number("r2_ohm")};
+  std::array<double, 4> rs = {in.number("r1_ohm"), in.number("r2_ohm"), 0, 0};
+  size_t count = 2;
   for (const char* key : optional_keys) {
     const double r = in.number(key);
     if (r == 0) continue;
@@ -198,12 +216,12 @@ ComputeResult compute(const Inputs& in) {
       return ToolError{key, std::string(key) +
                                 " must be 0 (no resistor) or at least 1 Ω, the smallest standard "
                                 "value; enter 0 to leave it out"};
-    rs.push_back(r);
+    rs[count++] = r;
   }
   double series = 0, conductance = 0;
-  for (double r : rs) {
-    series += r;
-    conductance += 1 / r;
+  for (size_t i = 0; i < count; ++i) {
+    series += rs[i];
+    conductance += 1 / rs[i];
   }
   const double target = in.number("target_ohm");
   const auto& p = parts(in.enumeration("e_series"));
