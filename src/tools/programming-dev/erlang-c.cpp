@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
@@ -169,11 +170,23 @@ ToolDescriptor descriptor() {
 // ln(1/B) for Erlang's B formula with `servers` servers and load `load`, by the recursion
 // 1/B(k) = 1 + (k/A)·(1/B(k−1)), 1/B(0) = 1 (Iversen §4.4), carried in logarithms so that
 // neither 1/B (up to e^11000 with 1000 servers at 1e-9 E) nor B underflows or overflows.
+// ln k for k = 0…kMaxServers, each computed by std::log at run time once, as the recursion
+// would compute it on every call (a tolerance analysis calls it 10,000 times and more).
+const std::vector<double>& log_of_integers() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(static_cast<size_t>(kMaxServers) + 1, 0);
+    for (size_t k = 1; k < t.size(); ++k) t[k] = std::log(static_cast<double>(k));
+    return t;
+  }();
+  return table;
+}
+
 double log_inverse_erlang_b(int servers, double load) {
   double u = 0;  // ln(1/B(0))
   const double log_load = std::log(load);
+  const std::vector<double>& log_k = log_of_integers();
   for (int k = 1; k <= servers; ++k) {
-    const double s = std::log(static_cast<double>(k)) - log_load + u;    // ln((k/A)·(1/B(k−1)))
+    const double s = log_k[static_cast<size_t>(k)] - log_load + u;       // ln((k/A)·(1/B(k−1)))
     u = s > 0 ? s + std::log1p(std::exp(-s)) : std::log1p(std::exp(s));  // ln(1 + e^s)
   }
   return u;
