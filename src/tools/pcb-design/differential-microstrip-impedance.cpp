@@ -184,7 +184,9 @@ CoupledLine coupled_microstrip(double w, double s, double h, double t, double er
   const double z_single = single.z0_ohm;
   auto dq_thickness = [&](double uu) { return 2 * std::log(2.0) / kPi * th / std::sqrt(uu); };
   // Even-mode effective permittivity (K–J eq. 3).
-  const double v = ue * (20 + g * g) / (10 + g * g) + g * std::exp(-g);
+  const double exp_minus_g = std::exp(-g);  // used three times below
+  const double g_pow_10 = std::pow(g, 10);  // and this twice
+  const double v = ue * (20 + g * g) / (10 + g * g) + g * exp_minus_g;
   const double v3 = v * v * v, v4 = v3 * v;
   const double ae =
       1 + std::log((v4 + v * v / 2704) / (v4 + 0.432)) / 49 + std::log(1 + v3 / 5929.741) / 18.7;
@@ -202,14 +204,14 @@ CoupledLine coupled_microstrip(double w, double s, double h, double t, double er
   const double q1 = 0.8695 * std::pow(ue, 0.194);
   const double q2 = 1 + 0.7519 * g + 0.189 * std::pow(g, 2.31);
   const double q3 = 0.1975 + std::pow(16.6 + std::pow(8.4 / g, 6), -0.387) +
-                    std::log(std::pow(g, 10) / (1 + std::pow(g / 3.4, 10))) / 241;
+                    std::log(g_pow_10 / (1 + std::pow(g / 3.4, 10))) / 241;
   const double q4 =
-      2 * q1 / (q2 * (std::exp(-g) * std::pow(ue, q3) + (2 - std::exp(-g)) * std::pow(ue, -q3)));
+      2 * q1 / (q2 * (exp_minus_g * std::pow(ue, q3) + (2 - exp_minus_g) * std::pow(ue, -q3)));
   const double z_even = z_single * std::sqrt(e_single / e_even) /
                         (1 - std::sqrt(e_single) * q4 * z_single / kFreeSpaceImpedance);
   // Odd-mode impedance (K–J eq. 5, Q5–Q10).
   const double q5 = 1.794 + 1.14 * std::log(1 + 0.638 / (g + 0.517 * std::pow(g, 2.43)));
-  const double q6 = 0.2305 + std::log(std::pow(g, 10) / (1 + std::pow(g / 5.8, 10))) / 281.3 +
+  const double q6 = 0.2305 + std::log(g_pow_10 / (1 + std::pow(g / 5.8, 10))) / 281.3 +
                     std::log(1 + 0.598 * std::pow(g, 1.154)) / 5.1;
   const double q7 = (10 + 190 * g * g) / (1 + 82.3 * g * g * g);
   const double q8 = std::exp(-6.5 - 0.95 * std::log(g) - std::pow(g / 0.15, 5));

@@ -39,9 +39,11 @@ double filling_factor(double u, double er) {
 SingleLine single_line(double w, double h, double t, double er) {
   const double u = w / h, th = t / h;
   // The strip widened for its thickness: in air (u1) and over the substrate (ur).
-  const double z_air = z0_homogeneous(u + width_correction(u, th, 1));
+  const double u_air = u + width_correction(u, th, 1);
+  const double z_air = z0_homogeneous(u_air);
   const double ur = u + width_correction(u, th, er);
-  const double z_substrate = z0_homogeneous(ur);
+  // Equal widths (always so for a strip of zero thickness) give the same value: computed once.
+  const double z_substrate = ur == u_air ? z_air : z0_homogeneous(ur);
   const double q = filling_factor(ur, er) - 2 * std::log(2.0) / kPi * th / std::sqrt(ur);
   const double e_thick = 0.5 * (er + 1) + 0.5 * q * (er - 1);
   // Hammerstad–Jensen eqs. 8–9.
