@@ -3,9 +3,12 @@
 // Formula, search, references and verification vectors: docs/tools/resistor-combination.md.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/descriptor_builder.hpp"
@@ -33,6 +36,10 @@ std::vector<double> build_parts(std::span<const int> mantissas) {
   return parts;  // ascending
 }
 
+// Room for the parts of the largest series (E96: 7 decades of 96 values and 10 MΩ, 673).
+constexpr size_t kMaxParts = 704;
+static_assert((kLastDecade - kFirstDecade + 1) * 96 + 1 <= kMaxParts);
+
 const std::vector<double>& parts(const std::string& series) {
   static const std::vector<double> e12 = build_parts(e_series::series("E12"));
   static const std::vector<double> e24 = build_parts(e_series::series("E24"));
@@ -48,47 +55,211 @@ struct Pair {
   double distance = INFINITY;  // |ln(value/target)|
 };
 
+// std::lower_bound(p + lo, p + hi, x) − p, with the comparisons' outcomes selecting, not
+// branching (they are unpredictable; the same index).
+size_t lower_index(const std::vector<double>& p, size_t lo, size_t hi, double x) {
+  if (lo >= hi) return lo;
+  const double* base = p.data() + lo;
+  for (size_t len = hi - lo; len > 1;) {
+    const size_t half = len / 2;
+    base = base[half] < x ? base + half : base;
+    len -= half;
+  }
+  return static_cast<size_t>(base - p.data()) + (*base < x ? 1 : 0);
+}
+
+// std::lower_bound(p + lo, p + hi, x) − p, walked from `at` (exact from any start in
+// [lo, hi]; cheap when the result is near it).
+size_t walk_to(const std::vector<double>& p, size_t lo, size_t hi, double x, size_t at) {
+  while (at > lo && !(p[at - 1] < x)) --at;
+  while (at < hi && p[at] < x) ++at;
+  return at;
+}
+
+double combine(bool in_series, double a, double b) {
+  return in_series ? a + b : a * b / (a + b);
+}
+
 // The pair (a, b) of parts whose series (or parallel) value is nearest the target on a
 // logarithmic scale. For each part a, the complement b that would hit the target exactly is
 // computed and its two neighbouring parts are tried; ties keep the pair found first (the
-// smaller a).
-//
-// The search is the one just described, made cheap: the complement's neighbours are found by
-// walking from the previous a's (the complement moves monotonically with a), and a candidate
-// whose value lies outside target·e^(∓d)·(1 ∓ 1e-9), d the best distance so far, has
-// |ln(value/target)| above d by far more than the logarithm's rounding: it could not replace
-// the best, so its logarithm is not taken. The result is the full scan's, bit for bit.
-Pair nearest_pair(double target, const std::vector<double>& p, bool in_series) {
-  constexpr double kMargin = 1e-9;
-  Pair best;
-  double keep_low = 0, keep_high = INFINITY;
-  size_t above = p.size();  // std::lower_bound(p, exact_b) for the current a
-  const auto first = in_series ? p.begin() : std::upper_bound(p.begin(), p.end(), target);
-  for (auto it = first; it != p.end(); ++it) {
-    const double a = *it;
-    double exact_b = 0;
-    if (in_series) {
-      if (a >= target) break;  // a + b > a ≥ target: a larger a only moves away
-      exact_b = target - a;
-    } else {
-      exact_b = a * target / (a - target);  // a > target: a ∥ b < a ≤ target otherwise
+// smaller a). Search::step is that for one a; nearest_pair does it for the a's that can
+// matter, with the full scan's result bit for bit (see there).
+class Search {
+ public:
+  // `hint`: where the first step's lower bound probably is (any index: the walk is exact).
+  Search(double target, const std::vector<double>& p, bool in_series, size_t hint)
+      : target_(target), p_(p), in_series_(in_series), above_(std::min(hint, p.size())) {}
+
+  void step(size_t i) {
+    const double a = p_[i];
+    const double exact_b = in_series_ ? target_ - a : a * target_ / (a - target_);
+    // std::lower_bound(p, exact_b), walked from the last step's (the complement moves little
+    // from one a to the next; the walk is exact from any start).
+    while (above_ > 0 && !(p_[above_ - 1] < exact_b)) --above_;
+    while (above_ < p_.size() && p_[above_] < exact_b) ++above_;
+    consider(a, above_ == 0 ? p_.front() : p_[above_ - 1]);
+    consider(a, above_ == p_.size() ? p_.back() : p_[above_]);
+  }
+
+  bool found() const { return found_; }
+  // The best pair, its distance |ln(value/target)| taken now if it was not yet.
+  const Pair& best() {
+    if (found_ && !known_) {
+      best_.distance = std::fabs(std::log(best_.value / target_));
+      known_ = true;
     }
-    while (above > 0 && !(p[above - 1] < exact_b)) --above;
-    while (above < p.size() && p[above] < exact_b) ++above;
-    const std::array<double, 2> candidates = {above == 0 ? p.front() : p[above - 1],
-                                              above == p.size() ? p.back() : p[above]};
-    for (double b : candidates) {
-      const double value = in_series ? a + b : a * b / (a + b);
-      if (value <= keep_low || value >= keep_high) continue;
-      const double distance = std::fabs(std::log(value / target));
-      if (distance < best.distance) {
-        best = {std::max(a, b), std::min(a, b), value, distance};
-        const double e = std::exp(distance);
-        keep_low = target / e * (1 - kMargin);
-        keep_high = target * e * (1 + kMargin);
+    return best_;
+  }
+
+  // Ignore from the start what `other` ignores now (its best is at least as near as this
+  // search's can be that matters).
+  void ignore_as(const Search& other) {
+    keep_low_ = other.keep_low_;
+    keep_high_ = other.keep_high_;
+  }
+  // target·e^(∓d)·(1 ∓ widen), d the best distance so far (found() must hold).
+  double low(double widen) const { return target_ / ratio_ * (1 - widen); }
+  double high(double widen) const { return target_ * ratio_ * (1 + widen); }
+
+ private:
+  // The scan's test, "|ln(value/target)| < the best's: replace", decided without the
+  // logarithm where it is certain: with r = max(q, 1/q), q = value/target, ln r is
+  // |ln q| to within an ulp of q, and the logarithm's error is below an ulp of its result
+  // (< 4e-15 here), so a ratio smaller (larger) than the best's by a factor 1 ∓ 1e-12 is a
+  // smaller (larger) distance for certain; in between both logarithms are taken and compared.
+  // Candidates outside target/r·(1 − 1e-9) … target·r·(1 + 1e-9), r the best's ratio, are
+  // farther for certain and skipped first.
+  void consider(double a, double b) {
+    const double value = combine(in_series_, a, b);
+    if (value <= keep_low_ || value >= keep_high_) return;
+    const double q = value / target_;
+    const double ratio = q >= 1 ? q : target_ / value;
+    bool known = false;
+    double distance = 0;
+    if (found_) {
+      if (ratio > ratio_ * (1 + kDecisive)) return;
+      if (!(ratio < ratio_ * (1 - kDecisive))) {
+        distance = std::fabs(std::log(q));
+        if (!(distance < best().distance)) return;
+        known = true;
       }
     }
+    best_ = {std::max(a, b), std::min(a, b), value, distance};
+    found_ = true;
+    known_ = known;
+    ratio_ = ratio;
+    keep_low_ = target_ / ratio * (1 - kMargin);
+    keep_high_ = target_ * ratio * (1 + kMargin);
   }
+
+  static constexpr double kMargin = 1e-9;
+  static constexpr double kDecisive = 1e-12;
+  double target_;
+  const std::vector<double>& p_;
+  bool in_series_;
+  size_t above_;  // the last step's lower bound
+  Pair best_;
+  bool found_ = false, known_ = false;
+  double ratio_ = INFINITY, keep_low_ = 0, keep_high_ = INFINITY;
+};
+
+// The full scan's result from a few of its steps. The a's the scan visits (series: parts
+// below the target; parallel: above it) split at the symmetric point (target/2; 2·target):
+//  1. the near half (a between the split and the target: about one octave of parts) is
+//     scanned; its best distance d0 bounds the scan's best distance D from above;
+//  2. a step of the far half can only matter through a candidate b whose value comes within
+//     d0 of the target. Its b is a neighbour of its complement, so among the few parts around
+//     the complements of the far half (about one octave too), and for each such b the a's
+//     whose value with b lies in target·e^(∓d0)·(1 ∓ 1e-6) form one run of parts (the value
+//     grows with a): those above low − b and below high − b in series, above
+//     low·b/(b − low) and below high·b/(b − high) in parallel;
+//  3. the far half's steps are taken for those runs only, in the scan's order, ignoring
+//     candidates beyond d0; its first best and the near half's are compared in the scan's
+//     order (series: the far half first; parallel: last), a tie keeping the earlier.
+// Every candidate left out is farther than d0 ≥ D (by a margin of 1e-6, far above the
+// rounding of the values and of the runs' bounds, which amplify it alike), so the first
+// candidate at distance D, the one the full scan keeps, is among those taken. When the runs
+// are long (a part near the target by itself, every a beside it then close), the far half is
+// scanned whole.
+Pair nearest_pair(double target, const std::vector<double>& p, bool in_series) {
+  constexpr double kWide = 1e-6;
+  constexpr size_t kMostSteps = 64;
+  // The scan's a's: near half [near_begin, near_end), far half [far_begin, far_end). The
+  // bounds, complements and first steps below are walked from indices nearby (an octave at
+  // most) rather than bisected: a bisection's chain of dependent loads costs more.
+  size_t near_begin = 0, near_end = 0, far_begin = 0, far_end = 0;
+  if (in_series) {
+    near_end = lower_index(p, 0, p.size(), target);
+    near_begin = walk_to(p, 0, near_end, target / 2, near_end);
+    far_begin = 0;
+    far_end = near_begin;
+  } else {
+    // std::upper_bound: the first part above the target, then above twice the target.
+    near_begin = lower_index(p, 0, p.size(), target);
+    while (near_begin < p.size() && !(target < p[near_begin])) ++near_begin;
+    near_end = near_begin;
+    while (near_end < p.size() && !(2 * target < p[near_end])) ++near_end;
+    far_begin = near_end;
+    far_end = p.size();
+  }
+
+  // The first near step's complement: target − target/2 in series; in parallel, above twice
+  // the target (an a just above the target has a large one).
+  Search near(target, p, in_series, in_series ? near_begin : near_end);
+  for (size_t i = near_begin; i < near_end; ++i) near.step(i);
+  // The first far step's complement: about the target in series (a small a), up to twice
+  // the target in parallel.
+  Search far(target, p, in_series, near_end);
+  if (!near.found()) {
+    for (size_t i = far_begin; i < far_end; ++i) far.step(i);
+  } else if (far_begin < far_end) {
+    far.ignore_as(near);
+    const double low = near.low(kWide), high = near.high(kWide);
+    // The candidates of the far half's steps lie between the neighbours of the complements
+    // of its first and last a (the complement is monotone in a; one more part either side
+    // covers rounding). The first a's complement is about the target in series (about twice
+    // it in parallel), the last a's about half the target (about the target).
+    auto complement_index = [&](size_t i, size_t hint) {
+      const double a = p[i];
+      return walk_to(p, 0, p.size(), in_series ? target - a : a * target / (a - target), hint);
+    };
+    const size_t k1 = complement_index(far_begin, near_end);
+    const size_t k2 = complement_index(far_end - 1, near_begin);
+    const size_t b_first = std::min(k1, k2) >= 2 ? std::min(k1, k2) - 2 : 0;
+    const size_t b_last = std::min(std::max(k1, k2) + 1, p.size() - 1);
+    // The steps to take, one bit per part.
+    std::array<uint64_t, kMaxParts / 64> take{};
+    size_t steps = 0, from_at = far_begin;
+    // b descending: the runs move up from the far half's start, from_at forward.
+    for (size_t j = b_last + 1; j-- > b_first && steps <= kMostSteps;) {
+      const double b = p[j];
+      double a_from = 0, a_to = 0;
+      if (in_series) {
+        a_from = low - b;
+        a_to = high - b;
+      } else {
+        if (b <= low) continue;  // a ∥ b < b ≤ low for every a
+        a_from = low * b / (b - low);
+        a_to = b > high ? high * b / (b - high) : INFINITY;
+      }
+      const size_t from = from_at = walk_to(p, far_begin, far_end, a_from, from_at);
+      size_t to = from;  // lower_index(p, from, far_end, a_to): a run is a part or two
+      while (to < far_end && p[to] < a_to) ++to;
+      for (size_t i = from; i < to; ++i) take[i / 64] |= uint64_t{1} << (i % 64);
+      steps += to - from;
+    }
+    if (steps > kMostSteps) {
+      for (size_t i = far_begin; i < far_end; ++i) far.step(i);
+    } else {
+      for (size_t word = 0; word < take.size(); ++word)
+        for (uint64_t bits = take[word]; bits != 0; bits &= bits - 1)
+          far.step(word * 64 + static_cast<size_t>(std::countr_zero(bits)));
+    }
+  }
+  const Pair& f = far.best();
+  const Pair& n = near.best();
+  Pair best = in_series ? (f.distance <= n.distance ? f : n) : (n.distance <= f.distance ? n : f);
   if (in_series && best.distance == INFINITY) {
     // Every part is at or above the target: the two smallest parts are the nearest sum.
     best = {p[0], p[0], 2 * p[0], std::fabs(std::log(2 * p[0] / target))};
