@@ -7,32 +7,28 @@
 namespace toolcalc::analysis {
 
 Evaluator::Evaluator(const catalog::Tool& tool, const catalog::Inputs& nominal)
-    : tool_(tool),
-      inputs_(nominal),
-      slot_(tool.descriptor.outputs.size(), 0),
-      key_data_(tool.descriptor.outputs.size(), nullptr),
-      numbers_(tool.descriptor.outputs.size(), 0) {}
+    : tool_(tool), inputs_(nominal) {
+  for (const auto& out : tool.descriptor.outputs) {
+    outputs_.push_back({0, nullptr, out.key.size(), out.type == catalog::OutputType::Number});
+    numbers_.push_back(0);
+    if (out.type == catalog::OutputType::Number) numeric_values_.push_back(0);
+  }
+}
 
 Evaluator::~Evaluator() {
   if (has_last_) std::destroy_at(&last());
 }
 
-// Finds every descriptor output in `outputs`: at the slot of the last run when its key is
-// the same literal there, else by comparing keys (and remembers where).
-bool Evaluator::locate(const catalog::Outputs& outputs) {
+// The index of descriptor output i's entry in `outputs`, by comparing keys (remembered).
+size_t Evaluator::locate(const catalog::Outputs& outputs, size_t i) {
   const auto& d = tool_.descriptor;
-  for (size_t i = 0; i < d.outputs.size(); ++i) {
-    const size_t at = slot_[i];
-    if (at < outputs.size() && outputs.key_at(at).data() == key_data_[i] &&
-        outputs.key_at(at).size() == d.outputs[i].key.size())
-      continue;
-    size_t j = 0;
-    while (j < outputs.size() && outputs.key_at(j) != d.outputs[i].key) ++j;
-    if (j == outputs.size()) return false;
-    slot_[i] = j;
-    key_data_[i] = outputs.key_at(j).data();
-  }
-  return true;
+  size_t j = 0;
+  while (j < outputs.size() && outputs.key_at(j) != d.outputs[i].key) ++j;
+  if (j == outputs.size())
+    throw std::logic_error(d.slug + " did not set output " + d.outputs[i].key);
+  outputs_[i].slot = j;
+  outputs_[i].key_data = outputs.key_at(j).data();
+  return j;
 }
 
 const catalog::Outputs* Evaluator::run(catalog::ToolError& error) {
@@ -47,28 +43,35 @@ const catalog::Outputs* Evaluator::run(catalog::ToolError& error) {
     return nullptr;
   }
   const auto& outputs = std::get<catalog::Outputs>(last());
-  const auto& d = tool_.descriptor;
-  if (!locate(outputs)) {
-    for (const auto& out : d.outputs)
-      if (!outputs.find(out.key)) throw std::logic_error(d.slug + " did not set output " + out.key);
-  }
-  for (size_t i = 0; i < d.outputs.size(); ++i) {
-    const catalog::OutputValue& v = outputs.value_at(slot_[i]);
-    const bool number = d.outputs[i].type == catalog::OutputType::Number;
-    if (number != std::holds_alternative<double>(v))
+  size_t numeric = 0;
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const Output& o = outputs_[i];
+    // A tool sets its outputs with the same literals in the same order each time: one
+    // pointer comparison usually confirms where the output is.
+    size_t at = o.slot;
+    if (!(at < outputs.size() && outputs.key_at(at).data() == o.key_data &&
+          outputs.key_at(at).size() == o.key_size))
+      at = locate(outputs, i);
+    const catalog::OutputValue& v = outputs.value_at(at);
+    const double* x = std::get_if<double>(&v);
+    if (o.number != (x != nullptr)) {
+      const auto& d = tool_.descriptor;
       throw std::logic_error(d.slug + " set " + d.outputs[i].key +
-                             (number ? " as text" : " as a number"));
-    if (!number) continue;
-    const double x = std::get<double>(v);
-    if (!std::isfinite(x))
+                             (o.number ? " as text" : " as a number"));
+    }
+    if (!o.number) continue;
+    if (!std::isfinite(*x)) {
+      const auto& d = tool_.descriptor;
       throw std::logic_error(d.slug + " produced non-finite " + d.outputs[i].key);
-    numbers_[i] = x;
+    }
+    numbers_[i] = *x;
+    numeric_values_[numeric++] = *x;
   }
   return &outputs;
 }
 
 const std::string& Evaluator::text(size_t output) const {
-  return std::get<std::string>(std::get<catalog::Outputs>(last()).value_at(slot_[output]));
+  return std::get<std::string>(std::get<catalog::Outputs>(last()).value_at(outputs_[output].slot));
 }
 
 bool is_numeric(const catalog::InputDescriptor& in) {

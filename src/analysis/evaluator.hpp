@@ -29,6 +29,8 @@ class Evaluator {
   const catalog::Outputs* run(catalog::ToolError& error);
   // The numeric output at descriptor index `output` of the outputs run returned last.
   double number(size_t output) const { return numbers_[output]; }
+  // The numeric outputs of the last run, in descriptor order (numeric_outputs' order).
+  const std::vector<double>& numeric_values() const { return numeric_values_; }
   const std::string& text(size_t output) const;
   int64_t evaluations() const { return evaluations_; }
 
@@ -46,15 +48,20 @@ class Evaluator {
     return *std::launder(reinterpret_cast<const catalog::ComputeResult*>(last_));
   }
   int64_t evaluations_ = 0;
-  // Per descriptor output, the index of its entry in the last outputs, and that entry's key
-  // pointer: a tool sets its outputs with the same literals in the same order each time,
-  // so one pointer comparison per output usually confirms the whole layout.
-  std::vector<size_t> slot_;
-  std::vector<const char*> key_data_;
-  // Per descriptor output, its value in the last outputs when it is a number (read once
-  // per run, where its type and finiteness are checked).
-  std::vector<double> numbers_;
-  bool locate(const catalog::Outputs& outputs);
+  // Per descriptor output: the index of its entry in the last outputs and that entry's key
+  // pointer (a tool sets its outputs with the same literals in the same order each time, so
+  // one pointer comparison usually confirms where it is), its key's length, its type.
+  struct Output {
+    size_t slot = 0;
+    const char* key_data = nullptr;
+    size_t key_size = 0;
+    bool number = false;
+  };
+  std::vector<Output> outputs_;
+  // The last outputs' numbers (read once per run, where their type and finiteness are
+  // checked): per descriptor output, and the numeric ones alone in order.
+  std::vector<double> numbers_, numeric_values_;
+  size_t locate(const catalog::Outputs& outputs, size_t i);
 };
 
 // Descriptor indices of the number/integer inputs and of the number/string outputs.

@@ -47,4 +47,37 @@ double truncated_normal(Xoshiro256& rng) {
   }
 }
 
+void TruncatedNormalStream::refill() {
+  double z[kProposals], y[kProposals], u[kProposals];
+  // 0: rejected, 1: kept, 2: left to exp_neg.
+  unsigned char verdict[kProposals];
+  for (int i = 0; i < kProposals; ++i) {
+    z[i] = 6 * uniform01(rng_) - 3;
+    u[i] = uniform01(rng_);
+  }
+  for (int i = 0; i < kProposals; ++i) {
+    // truncated_normal's tests in its order: the first that decides, decides.
+    y[i] = z[i] * z[i] / 2;
+    const double a = y[i] / 16;
+    double lower = 1 - a, upper = 1 + a;
+    for (int k = 0; k < 4; ++k) lower *= lower, upper *= upper;
+    const bool keep1 = u[i] <= 1 - y[i];
+    const bool drop1 = u[i] * (1 + y[i]) > 1;
+    const bool keep2 = u[i] <= lower;
+    const bool drop2 = u[i] * upper > 1;
+    const int kept = keep1 | (!drop1 & keep2);
+    const int undecided = !keep1 & !drop1 & !keep2 & !drop2;  // then kept is 0
+    verdict[i] = static_cast<unsigned char>(kept + 2 * undecided);
+  }
+  for (int i = 0; i < kProposals; ++i)
+    if (verdict[i] == 2) verdict[i] = u[i] < exp_neg(y[i]) ? 1 : 0;
+  kept_ = 0;
+  for (int i = 0; i < kProposals; ++i) {
+    kept_values_[kept_] = z[i];
+    kept_ += verdict[i];
+  }
+  at_ = 0;
+  if (kept_ == 0) refill();  // 128 rejections in a row: probability 0.58^128 ≈ 10^-30
+}
+
 }  // namespace toolcalc::analysis

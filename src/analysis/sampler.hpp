@@ -68,6 +68,28 @@ double exp_neg(double y);
 // proposals (two uniforms each) per sample: the acceptance rate is √(2π)·0.9973/6 = 0.417.
 double truncated_normal(Xoshiro256& rng);
 
+// truncated_normal(rng)'s values, the same ones in the same order, computed in batches:
+// a batch of proposals is drawn (two uniforms each, in the order truncated_normal draws
+// them), every proposal's acceptance decided by the same tests on the same numbers but
+// without a branch per test (a proposal is kept with probability 0.42, which a branch
+// predictor cannot guess), and the kept ones queued. Only for a generator nothing else
+// draws from meanwhile: the stream draws ahead of what it hands out.
+class TruncatedNormalStream {
+ public:
+  explicit TruncatedNormalStream(Xoshiro256& rng) : rng_(rng) {}
+  double next() {
+    if (at_ == kept_) refill();
+    return kept_values_[at_++];
+  }
+
+ private:
+  static constexpr int kProposals = 128;
+  void refill();
+  Xoshiro256& rng_;
+  double kept_values_[kProposals];
+  int at_ = 0, kept_ = 0;
+};
+
 // The standard deviation of that truncated normal, in units of the untruncated σ:
 // √(1 − 6·φ(3)/(2Φ(3) − 1)) (the variance of a normal truncated at ±3σ).
 inline constexpr double kTruncatedNormalStd = 0.98657839255810862;

@@ -26,15 +26,21 @@ double corner_high(const ToleranceSpec& s) {
   return s.integer ? std::floor(s.high) : s.high;
 }
 
-double draw(const ToleranceSpec& s, Xoshiro256& rng) {
-  double x = 0;
-  if (s.distribution == Distribution::Uniform)
-    x = s.low + (s.high - s.low) * uniform01(rng);
-  else
-    x = spec_mean(s) + (s.high - s.low) / 6 * truncated_normal(rng);
+namespace {
+
+// draw's last part: x kept within the range (and an integer's rounded), without -0.
+double place(const ToleranceSpec& s, double x) {
   x = std::clamp(x, s.low, s.high);
   if (s.integer) x = std::clamp(std::round(x), corner_low(s), corner_high(s));
-  return x == 0 ? 0 : x;  // no -0
+  return x == 0 ? 0 : x;
+}
+
+}  // namespace
+
+double draw(const ToleranceSpec& s, Xoshiro256& rng) {
+  if (s.distribution == Distribution::Uniform)
+    return place(s, s.low + (s.high - s.low) * uniform01(rng));
+  return place(s, spec_mean(s) + (s.high - s.low) / 6 * truncated_normal(rng));
 }
 
 int64_t tolerance_evaluations(size_t toleranced, int64_t samples) {
@@ -111,8 +117,11 @@ class Analysis {
   std::vector<size_t> numeric_, text_;
   Point point_;  // the toleranced inputs' current values
   ToleranceResult result_;
-  std::vector<std::vector<double>> values_;  // per numeric output, one per good sample
+  // Per numeric output, one per good sample: the first good_ of each are set.
+  std::vector<std::vector<double>> values_;
+  int64_t good_ = 0;
   std::vector<double> nominal_values_;
+  std::vector<double> low_, high_;  // the extremes' values so far, per numeric output
   // derivative_[i][j]: ∂(numeric output j)/∂(toleranced input i)
   std::vector<std::vector<double>> derivative_;
   bool derivatives_known_ = true;
@@ -137,8 +146,8 @@ class Analysis {
       t.nominal = evaluator_.text(o);
       result_.text.push_back(std::move(t));
     }
-    values_.assign(numeric_.size(), {});
-    for (auto& v : values_) v.reserve(static_cast<size_t>(options_.samples));
+    low_ = high_ = nominal_values_;
+    values_.assign(numeric_.size(), std::vector<double>(static_cast<size_t>(options_.samples)));
   }
 
   // Two evaluations per toleranced input, the others at their nominals.
@@ -161,7 +170,7 @@ class Analysis {
           ok = false;
           continue;
         }
-        for (size_t j = 0; j < numeric_.size(); ++j) (*f)[j] = evaluator_.number(numeric_[j]);
+        *f = evaluator_.numeric_values();
       }
       evaluator_.set(s.input, s.nominal);
       if (!ok) {
@@ -174,11 +183,10 @@ class Analysis {
   }
 
   void track_extremes() {
+    const double* v = evaluator_.numeric_values().data();
     for (size_t j = 0; j < numeric_.size(); ++j) {
-      const double v = evaluator_.number(numeric_[j]);
-      NumericOutcome& n = result_.numeric[j];
-      if (v < n.min.value) n.min = {v, point_};
-      if (v > n.max.value) n.max = {v, point_};
+      if (v[j] < low_[j]) result_.numeric[j].min = {low_[j] = v[j], point_};
+      if (v[j] > high_[j]) result_.numeric[j].max = {high_[j] = v[j], point_};
     }
   }
 
@@ -204,20 +212,51 @@ class Analysis {
     }
   }
 
+  // The samples' inputs, as draw gives them. When every input is normal (the default), the
+  // truncated normals come from one TruncatedNormalStream over the generator (the same
+  // values in the same order), each placed with its input's centre and scale computed once.
+  class Draws {
+   public:
+    Draws(const std::vector<ToleranceSpec>& specs, uint64_t seed)
+        : specs_(specs), rng_(seed), normals_(rng_) {
+      for (const auto& s : specs) {
+        all_normal_ = all_normal_ && s.distribution == Distribution::Normal;
+        centre_.push_back(spec_mean(s));
+        scale_.push_back((s.high - s.low) / 6);
+      }
+    }
+    void next(Point& point) {
+      if (!all_normal_) {
+        for (size_t i = 0; i < point.size(); ++i) point[i] = draw(specs_[i], rng_);
+        return;
+      }
+      for (size_t i = 0; i < point.size(); ++i)
+        point[i] = place(specs_[i], centre_[i] + scale_[i] * normals_.next());
+    }
+
+   private:
+    const std::vector<ToleranceSpec>& specs_;
+    Xoshiro256 rng_;
+    TruncatedNormalStream normals_;
+    bool all_normal_ = true;
+    std::vector<double> centre_, scale_;
+  };
+
   // False when every sample failed.
   bool samples() {
-    Xoshiro256 rng(options_.seed);
+    Draws draws(options_.inputs, options_.seed);
     catalog::ToolError error;
     for (int64_t n = 0; n < options_.samples; ++n) {
-      for (size_t i = 0; i < point_.size(); ++i) point_[i] = draw(options_.inputs[i], rng);
+      draws.next(point_);
       set_point();
       if (evaluator_.run(error) == nullptr) {
         if (result_.failed_samples++ == 0) result_.first_failed_sample = {point_, error};
         continue;
       }
       track_extremes();
-      for (size_t j = 0; j < numeric_.size(); ++j)
-        values_[j].push_back(evaluator_.number(numeric_[j]));
+      const double* v = evaluator_.numeric_values().data();
+      for (size_t j = 0; j < numeric_.size(); ++j) values_[j][static_cast<size_t>(good_)] = v[j];
+      ++good_;
       for (size_t j = 0; j < text_.size(); ++j) {
         auto& counts = result_.text[j].samples;
         const std::string& value = evaluator_.text(text_[j]);
@@ -235,6 +274,7 @@ class Analysis {
   void finish() {
     for (size_t j = 0; j < numeric_.size(); ++j) {
       NumericOutcome& n = result_.numeric[j];
+      values_[j].resize(static_cast<size_t>(good_));
       n.monte_carlo = summarise(values_[j]);
       std::vector<double>().swap(values_[j]);  // the samples are no longer needed
       if (derivatives_known_) rss(j, n);

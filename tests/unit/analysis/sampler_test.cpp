@@ -42,6 +42,16 @@ TEST(Sampler, TruncatedNormalGoldenSamples) {
   EXPECT_EQ(truncated_normal(r), -0x1.258ebb757d72cp-1);  // -0.5733545857353639
 }
 
+// The batched stream hands out truncated_normal's values, bit for bit, in its order: over a
+// million values (some 20,000 refills, rejections and exp_neg's decisions among them).
+TEST(Sampler, TruncatedNormalStreamGivesTruncatedNormalsValues) {
+  for (const uint64_t seed : {1ULL, 2ULL, 12345ULL}) {
+    Xoshiro256 one_by_one(seed), batched(seed);
+    TruncatedNormalStream stream(batched);
+    for (int i = 0; i < 1'000'000; ++i) ASSERT_EQ(stream.next(), truncated_normal(one_by_one)) << i;
+  }
+}
+
 TEST(Sampler, ExpNegIsAccurateOverItsRange) {
   for (int i = 0; i <= 4500; ++i) {
     const double y = i / 1000.0;
