@@ -1,6 +1,7 @@
 #include "analysis/statistics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -37,12 +38,22 @@ class ByBin {
       first_[b + 1] = first_[b] + static_cast<size_t>(counts[b]);
     std::vector<size_t> next(first_.begin(), first_.end() - 1);
     sorted_.resize(values.size());
-    for (size_t i = 0; i < values.size(); ++i) sorted_[next[bin_of[i]]++] = values[i];
+    // Whether each bin holds one value only, bit for bit (an output that takes a few values,
+    // such as a resistance rounded to a series, fills a few bins with thousands of equal
+    // values): then every order statistic in it is that value, without a selection.
+    differs_.assign(counts.size(), 0);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const size_t at = next[bin_of[i]]++;
+      sorted_[at] = values[i];
+      differs_[bin_of[i]] |=
+          std::bit_cast<uint64_t>(values[i]) != std::bit_cast<uint64_t>(sorted_[first_[bin_of[i]]]);
+    }
   }
   // x₍r₎, 0-based.
   double order_statistic(size_t r) {
     const auto b =
         static_cast<size_t>(std::upper_bound(first_.begin(), first_.end(), r) - first_.begin()) - 1;
+    if (!differs_[b]) return sorted_[first_[b]];
     const auto begin = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b]);
     const auto end = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
     std::nth_element(begin, sorted_.begin() + static_cast<std::ptrdiff_t>(r), end);
@@ -52,6 +63,7 @@ class ByBin {
  private:
   std::vector<size_t> first_;
   std::vector<double> sorted_;
+  std::vector<uint8_t> differs_;
 };
 
 }  // namespace
@@ -79,19 +91,11 @@ Summary summarise(std::vector<double>& values) {
   }
   s.min = lo;
   s.max = hi;
-  s.mean = sum.value() / static_cast<double>(n);
-  if (n > 1) {
-    CompensatedSum squares;
-    for (const double x : values) {
-      const double d = x - s.mean;
-      squares.add(d * d);
-    }
-    s.std = std::sqrt(squares.value() / static_cast<double>(n - 1));  // sqrt is exact-rounded
-  }
-  // The mean of equal values can differ from them by rounding; keep it inside [min, max].
-  s.mean = std::clamp(s.mean, lo, hi);
+  const double mean = sum.value() / static_cast<double>(n);
 
-  // Histogram before the values are reordered (the counts do not depend on the order).
+  // One pass for the squared deviations (from the unclamped mean) and the histogram, which
+  // is taken before the values are reordered (its counts do not depend on the order): the
+  // two are independent, so their arithmetic overlaps.
   const int bins = lo == hi ? 1 : histogram_bins(n);
   s.histogram.edges.resize(static_cast<size_t>(bins) + 1);
   s.histogram.counts.assign(static_cast<size_t>(bins), 0);
@@ -99,12 +103,20 @@ Summary summarise(std::vector<double>& values) {
   for (int i = 0; i < bins; ++i) s.histogram.edges[static_cast<size_t>(i)] = lo + width * i;
   s.histogram.edges.back() = hi;
   std::vector<uint8_t> bin_of(values.size());
+  CompensatedSum squares;
   for (size_t k = 0; k < values.size(); ++k) {
+    const double x = values[k];
+    const double d = x - mean;
+    squares.add(d * d);
     int bin = bins - 1;
-    if (width > 0) bin = std::min(bins - 1, static_cast<int>((values[k] - lo) / width));
+    if (width > 0) bin = std::min(bins - 1, static_cast<int>((x - lo) / width));
     bin_of[k] = static_cast<uint8_t>(bin);
     ++s.histogram.counts[static_cast<size_t>(bin)];
   }
+  if (n > 1)
+    s.std = std::sqrt(squares.value() / static_cast<double>(n - 1));  // sqrt is exact-rounded
+  // The mean of equal values can differ from them by rounding; keep it inside [min, max].
+  s.mean = std::clamp(mean, lo, hi);
 
   ByBin by_bin(values, bin_of, s.histogram.counts);
   for (size_t i = 0; i < kPercentiles.size(); ++i) {

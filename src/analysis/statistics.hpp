@@ -3,6 +3,8 @@
 // uncertainty and coverage intervals read off the samples), with IEEE basic operations
 // only so that every machine gets the same bits. docs/analysis.md, "Monte Carlo".
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -49,10 +51,14 @@ class CompensatedSum {
  public:
   void add(double x) {
     const double t = sum_ + x;
-    if ((sum_ >= 0 ? sum_ : -sum_) >= (x >= 0 ? x : -x))
-      compensation_ += (sum_ - t) + x;
-    else
-      compensation_ += (x - t) + sum_;
+    // The lost low part, by the larger operand first. Both are computed and one selected by
+    // a mask, not a branch: for values around zero the comparison cannot be predicted, and
+    // a mispredicted branch costs more than the other computation.
+    const double sum_larger = (sum_ - t) + x;
+    const double x_larger = (x - t) + sum_;
+    const uint64_t pick_sum = uint64_t{0} - static_cast<uint64_t>(std::fabs(sum_) >= std::fabs(x));
+    compensation_ += std::bit_cast<double>((std::bit_cast<uint64_t>(sum_larger) & pick_sum) |
+                                           (std::bit_cast<uint64_t>(x_larger) & ~pick_sum));
     sum_ = t;
   }
   double value() const { return sum_ + compensation_; }
