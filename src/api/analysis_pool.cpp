@@ -1,9 +1,28 @@
 #include "api/analysis_pool.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
+#include <cerrno>
+
 namespace toolcalc::api {
+namespace {
+
+// setpriority on a thread id changes that thread alone (Linux keeps a nice value per
+// thread); raising it needs no privilege. A failure leaves the thread at its priority.
+void lower_own_priority() {
+  const pid_t tid = ::gettid();
+  errno = 0;
+  const int current = ::getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+  if (current == -1 && errno != 0) return;
+  ::setpriority(PRIO_PROCESS, static_cast<id_t>(tid),
+                std::min(current + kAnalysisNiceIncrement, 19));
+}
+
+}  // namespace
 
 AnalysisPool::AnalysisPool(int threads, int queue_limit) : queue_limit_(queue_limit) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
@@ -43,6 +62,7 @@ void AnalysisPool::stop() {
 }
 
 void AnalysisPool::run() {
+  lower_own_priority();
   for (;;) {
     std::function<void()> job;
     {

@@ -8,6 +8,12 @@
 // Bounded: at most `queue_limit` analyses wait for a thread; one more is refused (the API
 // answers 503 SERVER_BUSY), so a flood of analyses costs memory for a fixed number of
 // them, never more.
+//
+// Lower priority: each pool thread raises its own nice value by kAnalysisNiceIncrement
+// (capped at 19) when it starts, so that when the cores are busy the scheduler gives the
+// I/O threads (short requests, nice 0) the CPU first and an analysis takes what is left:
+// a core shared by an I/O thread and an analysis thread would otherwise be split evenly,
+// and execute's tail latency would carry half of every analysis (docs/analysis.md).
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -20,6 +26,10 @@ class io_context;
 }
 
 namespace toolcalc::api {
+
+// Linux's nice 10 weighs 110 against nice 0's 1024 in the CFS scheduler: about a tenth of
+// a contended core.
+inline constexpr int kAnalysisNiceIncrement = 10;
 
 class AnalysisPool {
  public:

@@ -2,18 +2,23 @@
 // analysis", "Solve for an input"): what each costs (quota units per 1,000 evaluations,
 // reserved first, given back on a 422), the field each refusal names, MCP's results equal
 // to REST's, and the analysis pool: a deferred request finished on its event loop, and the
-// bounded queue.
+// bounded queue and its threads' lower priority.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
+#include <cerrno>
 #include <condition_variable>
 #include <future>
 #include <mutex>
 #include <thread>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "api/analysis_pool.hpp"
 #include "api/limits.hpp"
@@ -220,6 +225,32 @@ TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
   EXPECT_EQ(finished, 3);
   pool.stop();
   EXPECT_FALSE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));
+}
+
+// The pool's threads run below the I/O threads: nice raised by kAnalysisNiceIncrement (up to
+// 19) from the creating thread's, while the creating thread keeps its own.
+TEST(AnalysisPool, ThreadsRunAtALowerPriorityThanTheirCreator) {
+  errno = 0;
+  const int own = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+  ASSERT_EQ(errno, 0);
+  boost::asio::io_context loop;
+  api::AnalysisPool pool(2, 4);
+  std::promise<int> first, second;
+  std::atomic<int> finished{0};
+  auto nice_of_this_thread = [] {
+    errno = 0;
+    const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
+    return errno == 0 ? nice : -100;
+  };
+  ASSERT_TRUE(
+      pool.submit([&] { first.set_value(nice_of_this_thread()); }, loop, [&] { ++finished; }));
+  ASSERT_TRUE(
+      pool.submit([&] { second.set_value(nice_of_this_thread()); }, loop, [&] { ++finished; }));
+  const int expected = std::min(own + api::kAnalysisNiceIncrement, 19);
+  EXPECT_EQ(first.get_future().get(), expected);
+  EXPECT_EQ(second.get_future().get(), expected);
+  EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), own);
+  pool.stop();
 }
 
 }  // namespace
