@@ -37,8 +37,10 @@ Phases (environment variables, defaults in brackets):
      against one.
   8. analyses (BENCH_ANALYSIS [1]; BENCH_ANALYSIS_ONLY=1 runs this phase alone): the
      micro-benchmarks `analysis.tolerance/<tool>` (10,000 Monte Carlo samples, every numeric
-     input ±1 %, at most 12, with their corners and derivatives; target ≤ 10 ms on one
-     core) and `analysis.solve/<tool>` (target ≤ 1 ms) for every tool; then execute at 64
+     input with a non-zero nominal ±1 % within its bounds, at most 12, with their corners
+     and derivatives; target ≤ 10 ms on one core) and `analysis.solve/<tool>` (target
+     ≤ 1 ms) for every tool, on its defaults or else its first published example with
+     which the analysis runs (bench/micro/analysis_bench.cpp); then execute at 64
      connections for BENCH_SECONDS on toolcalc --threads 1 (analysis_threads 1), alone and
      while BENCH_ANALYSIS_CLIENTS [2] clients send tolerance analyses of 100,000 samples
      back to back: execute's p99 must stay ≤ 5 ms.
@@ -1387,12 +1389,14 @@ def analysis_micro(report, build_dir, work):
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1}[b.get("time_unit", "ns")]
         per_tool.setdefault(tool, {})[kind] = (
             "ERROR: " + b.get("error_message", "") if b.get("error_occurred")
-            else b["cpu_time"] * scale, b.get("inputs"), b.get("evaluations"))
+            else b["cpu_time"] * scale, b.get("inputs"), b.get("evaluations"),
+            b.get("label", ""))
     rows, worst_tol, worst_solve, errors = [], 0.0, 0.0, 0
     for tool in sorted(per_tool):
-        tol = per_tool[tool].get("analysis.tolerance", ("", None, None))
-        sol = per_tool[tool].get("analysis.solve", ("", None, None))
-        row = [tool]
+        tol = per_tool[tool].get("analysis.tolerance", ("", None, None, ""))
+        sol = per_tool[tool].get("analysis.solve", ("", None, None, ""))
+        row = [tool + "".join(f" [{k}: {v[3]}]" for k, v in (("tolerance", tol), ("solve", sol))
+                              if v[3])]
         for value, limit in ((tol[0], 10.0), (sol[0], 1.0)):
             if isinstance(value, float):
                 row.append(f"{value:.2f}" if limit > 1 else f"{value * 1000:.0f}")
@@ -1408,9 +1412,12 @@ def analysis_micro(report, build_dir, work):
             worst_solve = max(worst_solve, sol[0])
     report.line("== analyses: CPU time on one core per call (micro_bench analysis.*; parse, "
                 "run, render) ==")
-    report.line("   tolerance: 10,000 Monte Carlo samples, every numeric input ±1 % (at most 12) "
-                "with its corners and derivatives; solve: the first numeric input, for the "
-                "value a first number output takes 30 % of the way to its bound")
+    report.line("   tolerance: 10,000 Monte Carlo samples, every numeric input with a non-zero "
+                "nominal ±1 % within its bounds (at most 12), with its corners and derivatives; "
+                "solve: the first numeric input (else the next) for the value the first number "
+                "output that moves takes 30 % (else 10 %, 3 %) of the way to its bound; nominal: "
+                "the defaults, else the first published example with which the call runs "
+                "([tolerance: example N])")
     for l in table(rows, ["tool", "tolerance ms", "inputs", "evaluations", "≤ 10 ms",
                           "solve µs", "≤ 1 ms"], ["<", ">", ">", ">", "<", ">", "<"]):
         report.line("     " + l)
