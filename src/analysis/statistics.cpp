@@ -42,28 +42,51 @@ class ByBin {
     // such as a resistance rounded to a series, fills a few bins with thousands of equal
     // values): then every order statistic in it is that value, without a selection.
     differs_.assign(counts.size(), 0);
+    zeros_.assign(counts.size(), 0);
     for (size_t i = 0; i < values.size(); ++i) {
-      const size_t at = next[bin_of[i]]++;
+      const size_t b = bin_of[i];
+      const size_t at = next[b]++;
       sorted_[at] = values[i];
-      differs_[bin_of[i]] |=
-          std::bit_cast<uint64_t>(values[i]) != std::bit_cast<uint64_t>(sorted_[first_[bin_of[i]]]);
+      const uint64_t bits = std::bit_cast<uint64_t>(values[i]);
+      differs_[b] |= bits != std::bit_cast<uint64_t>(sorted_[first_[b]]);
+      zeros_[b] |= static_cast<uint8_t>((bits == 0 ? 1 : 0) | (bits == kMinusZero ? 2 : 0));
     }
+    selected_.assign(counts.size(), kNone);
   }
-  // x₍r₎, 0-based.
+  // x₍r₎, 0-based. Requests come in ascending order (the percentiles'), often twice in one
+  // bin (x₍j₎ and x₍j+1₎), and a skewed output can put most of its values in one bin that
+  // every percentile selects from: so a bin remembers its last selected position s (all
+  // before it ≤ x₍s₎, all after it ≥), and a later x₍r₎ is selected among the values after s
+  // only (x₍s+1₎ is their minimum). That gives the same value, except where a bin holds both
+  // +0 and −0, which compare equal and which the arrangement picks between: such a bin is
+  // selected from whole every time, as it always was.
   double order_statistic(size_t r) {
     const auto b =
         static_cast<size_t>(std::upper_bound(first_.begin(), first_.end(), r) - first_.begin()) - 1;
     if (!differs_[b]) return sorted_[first_[b]];
-    const auto begin = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b]);
-    const auto end = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
-    std::nth_element(begin, sorted_.begin() + static_cast<std::ptrdiff_t>(r), end);
+    auto at = [this](size_t i) { return sorted_.begin() + static_cast<std::ptrdiff_t>(i); };
+    const size_t s = selected_[b];
+    if (zeros_[b] == 3 || s == kNone) {
+      std::nth_element(at(first_[b]), at(r), at(first_[b + 1]));
+    } else if (r == s + 1) {
+      std::iter_swap(at(r), std::min_element(at(r), at(first_[b + 1])));
+    } else if (r > s) {
+      std::nth_element(at(s + 1), at(r), at(first_[b + 1]));
+    } else if (r < s) {
+      std::nth_element(at(first_[b]), at(r), at(s));
+    }
+    selected_[b] = r;
     return sorted_[r];
   }
 
  private:
+  static constexpr uint64_t kMinusZero = uint64_t{1} << 63;
+  static constexpr size_t kNone = SIZE_MAX;
   std::vector<size_t> first_;
   std::vector<double> sorted_;
   std::vector<uint8_t> differs_;
+  std::vector<uint8_t> zeros_;    // per bin: 1 holds +0, 2 holds −0
+  std::vector<size_t> selected_;  // per bin: the last position selected, or kNone
 };
 
 }  // namespace
