@@ -5,8 +5,8 @@ JOBS ?= 2
 PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
-.PHONY: all deps configure build run test unit-test api-test api-test-redis clean format format-check \
-        node-deps lint-openapi contract-test mcp-test browser-test
+.PHONY: all deps configure build run test unit-test api-test api-test-redis chaos clean format \
+        format-check node-deps lint-openapi contract-test mcp-test browser-test
 
 all: build
 
@@ -23,7 +23,8 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: format-check build unit-test api-test api-test-redis lint-openapi contract-test mcp-test browser-test
+test: format-check build unit-test api-test api-test-redis chaos lint-openapi contract-test mcp-test \
+      browser-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -36,6 +37,14 @@ api-test:
 # instances behind nginx, tests/api/test_fleet.py).
 api-test-redis:
 	TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
+
+# Faults injected for real against the built server, on both stores: SIGKILL under load,
+# the data directory's file system full, file descriptors exhausted, the wall clock
+# stepped, Redis killed or stalled (docs/reliability.md, "Chaos"). Mounts a tmpfs: root.
+# The figures of the run go to $(BUILD_DIR)/chaos-figures.jsonl.
+chaos: build
+	CHAOS_FIGURES=$(abspath $(BUILD_DIR))/chaos-figures.jsonl \
+	  TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q -rA tests/chaos
 
 # Third-party clients: Node packages pinned in package.json + package-lock.json.
 node-deps: node_modules/.package-lock.json

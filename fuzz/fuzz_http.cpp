@@ -44,6 +44,7 @@
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
 #include "common_request_reference.hpp"
+#include "core/line_writer.hpp"
 #include "fuzz_support.hpp"
 #include "http/connection.hpp"
 #include "store/account_store.hpp"
@@ -64,7 +65,8 @@ struct Fixture {
   std::unique_ptr<catalog::Registry> registry;
   ManualClock clock{kNowMs};
   std::unique_ptr<accounts::Accounts> accounts;
-  std::FILE* access_log = nullptr;
+  std::FILE* access_log = nullptr;                // read back after each input
+  std::unique_ptr<LineWriter> access_log_writer;  // writes to it
   std::unique_ptr<api::Service> service;
   http::ServerOptions options;  // production limits: 8 KiB headers, 64 KiB body
   std::atomic<bool> stopping{false};
@@ -103,9 +105,10 @@ Fixture& fixture() {
 
     fx->access_log = std::tmpfile();
     if (!fx->access_log) fuzz::fail("tmpfile failed", {});
+    fx->access_log_writer = std::make_unique<LineWriter>(::fileno(fx->access_log), "access log");
     fx->service = std::make_unique<api::Service>(
         *fx->registry, *fx->accounts, fx->clock,
-        api::ServiceOptions{"/api", TOOLCALC_VERSION, fx->access_log});
+        api::ServiceOptions{"/api", TOOLCALC_VERSION, fx->access_log_writer.get()});
 
     // Use up the tiny key's one unit, so that it answers 429 on every run alike.
     const std::string auth = "Bearer " + std::string(kTinyKey);

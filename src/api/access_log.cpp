@@ -1,6 +1,7 @@
 #include "api/access_log.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <ctime>
 #include <string>
 
@@ -44,7 +45,7 @@ void AccessLog::write(const AccessLogEntry& e) const {
   w.field("path", path).field("status", e.status).field("latency_us", e.latency_us);
   w.end_object();
   line += '\n';
-  std::fwrite(line.data(), 1, line.size(), sink_);  // one call: lines never interleave
+  sink_->write(line);
 }
 
 }  // namespace toolcalc::api

@@ -2,8 +2,9 @@
 // One JSON line per response: time, request id, key prefix, method, path, status,
 // latency. Never a key, a hash, a query string or a body.
 #include <cstdint>
-#include <cstdio>
 #include <string_view>
+
+#include "core/line_writer.hpp"
 
 namespace toolcalc::api {
 
@@ -17,14 +18,16 @@ struct AccessLogEntry {
   int64_t latency_us = 0;
 };
 
+// Each line goes out whole with one write(2), or is dropped whole and counted when the
+// log's disk is full (core/line_writer.hpp).
 class AccessLog {
  public:
-  explicit AccessLog(std::FILE* sink) : sink_(sink) {}  // nullptr: disabled
+  explicit AccessLog(LineWriter* sink) : sink_(sink) {}  // nullptr: disabled
   void write(const AccessLogEntry& entry) const;
   bool enabled() const { return sink_ != nullptr; }
 
  private:
-  std::FILE* sink_;
+  LineWriter* sink_;
 };
 
 }  // namespace toolcalc::api

@@ -85,7 +85,8 @@ const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& too
 }
 
 // The pipeline of every request, written once (docs/architecture.md, "A request's path"):
-//   answer_uncounted → identify_caller → rate step → dispatch → end_request.
+//   answer_uncounted → identify_caller → rate step → dispatch → finish (waits until what
+//   the request counted is durable) → end_request.
 // The rate step is the one that may wait on a shared store: with a store that answers
 // asynchronously on this thread, the request is moved to the heap and resumes when the
 // reply arrives; otherwise it is taken at once.
@@ -110,21 +111,28 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
     auto held = std::make_shared<Context>(ctx);
     accounts::AccessControl::RateStepDone resume = [this, held, done = std::move(done)](
                                                        accounts::RateStep&& step,
-                                                       std::exception_ptr failure) {
-      after_rate_step(*held, std::move(step), failure);
-      done();
+                                                       std::exception_ptr failure) mutable {
+      {
+        accounts::CountingScope scope(held->counted);
+        after_rate_step(*held, std::move(step), failure);
+      }
+      if (finish(*held, done)) done();
     };
     if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
   }
-  accounts::RateStep step;
-  std::exception_ptr failure;
-  try {
-    step = take_rate_step(ctx);
-  } catch (...) {
-    failure = std::current_exception();
+  {
+    // Whatever the request counts from here on is recorded in ctx.counted.
+    accounts::CountingScope scope(ctx.counted);
+    accounts::RateStep step;
+    std::exception_ptr failure;
+    try {
+      step = take_rate_step(ctx);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    after_rate_step(ctx, std::move(step), failure);
   }
-  after_rate_step(ctx, std::move(step), failure);
-  return true;
+  return finish(ctx, done);
 }
 
 accounts::RateStep Service::take_rate_step(Context& ctx) {
@@ -144,7 +152,87 @@ void Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
     ctx.early_quota = std::move(step.early);
     dispatch(ctx);
   });
-  end_request(ctx);
+  // A quota unit reserved with the rate unit but not used (the request failed before
+  // running its tool) goes back.
+  if (ctx.early_quota) {
+    access_.release_quota(ctx.caller, *ctx.early_quota, 1);
+    ctx.early_quota.reset();
+  }
+}
+
+namespace {
+
+ApiError store_unavailable() {
+  return {ErrorCode::StoreUnavailable,
+          "the accounts store that counts rate limits and quotas is unreachable, so the "
+          "request was neither counted nor run; retry shortly",
+          {}};
+}
+
+// A 200 whose units could not be stored: answered as a store outage (fail closed), the
+// units given back by the AccessControl. Headers and rate state stay those of the request.
+void fail_uncommitted(Response& res, bool mcp, const std::string& mcp_id) {
+  const ApiError error = store_unavailable();
+  res.set_header("Retry-After", "1");
+  res.status = error.status();
+  res.body_prefix = {};
+  res.body =
+      mcp ? mcp::error_body(error, mcp_id, res.request_id) : error_body(error, res.request_id);
+}
+
+}  // namespace
+
+// What a response waiting for its units' commit needs to end: its request and response
+// (kept alive by the transport until `done`), and how to answer a failed commit.
+class Service::FinishWhenDurable final : public accounts::DurableWait {
+ public:
+  FinishWhenDurable(Service& service, const Context& ctx, std::function<void()>&& done)
+      : service_(service),
+        req_(ctx.req),
+        res_(ctx.res),
+        started_(ctx.started),
+        mcp_(ctx.route.kind == RouteKind::Mcp),
+        mcp_id_(mcp_ ? ctx.mcp_id : std::string()),
+        done_(std::move(done)) {}
+
+  std::function<void()> take_done() { return std::move(done_); }
+
+  void on_durable(bool durable) override {
+    if (!durable) fail_uncommitted(res_, mcp_, mcp_id_);
+    service_.log_access(req_, res_, started_);
+    done_();
+  }
+
+ private:
+  Service& service_;
+  const Request& req_;
+  Response& res_;
+  std::chrono::steady_clock::time_point started_;
+  bool mcp_;
+  std::string mcp_id_;
+  std::function<void()> done_;
+};
+
+// docs/reliability.md, "Counts on disk": a response that acknowledges counted
+// units is sent only once they are durable. Its headers are written now; the access log
+// line when it is sent.
+bool Service::finish(Context& ctx, std::function<void()>& done) {
+  if (ctx.res.status != 200 || ctx.counted.empty()) {
+    end_request(ctx);
+    return true;
+  }
+  add_response_headers(ctx);
+  std::unique_ptr<accounts::DurableWait> wait;
+  FinishWhenDurable* finisher = nullptr;
+  if (done) wait.reset(finisher = new FinishWhenDurable(*this, ctx, std::move(done)));
+  const accounts::Durability d = access_.await_durable(ctx.counted, wait);
+  if (d == accounts::Durability::Waiting) return false;  // `wait` was taken
+  // Not taken: `done` goes back to the caller, which calls it when this returns true.
+  if (finisher) done = finisher->take_done();
+  if (d == accounts::Durability::Failed)
+    fail_uncommitted(ctx.res, ctx.route.kind == RouteKind::Mcp, ctx.mcp_id);
+  log_access(ctx.req, ctx.res, ctx.started);
+  return true;
 }
 
 template <typename Step>
@@ -162,11 +250,8 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
 }
 
 void Service::end_request(Context& ctx) {
-  // A quota unit reserved with the rate unit but not used (the request failed before
-  // running its tool) goes back.
-  if (ctx.early_quota) access_.release_quota(ctx.caller, *ctx.early_quota, 1);
   add_response_headers(ctx);
-  log_access(ctx);
+  log_access(ctx.req, ctx.res, ctx.started);
 }
 
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
@@ -182,10 +267,7 @@ void Service::answer_store_unavailable(Context& ctx) {
     ctx.rate_known = true;
   }
   ctx.res.set_header("Retry-After", "1");
-  ctx.fail({ErrorCode::StoreUnavailable,
-            "the accounts store that counts rate limits and quotas is unreachable, so the "
-            "request was neither counted nor run; retry shortly",
-            {}});
+  ctx.fail(store_unavailable());
 }
 
 Response Service::transport_error(const ApiError& error, std::string_view peer_ip) {
@@ -200,7 +282,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   if (error.code == ErrorCode::ServerBusy) res.set_header("Retry-After", "1");
   ctx.fail(error);
   add_response_headers(ctx);
-  log_access(ctx);
+  log_access(req, res, ctx.started);
   return res;
 }
 
@@ -216,11 +298,12 @@ void Service::add_response_headers(Context& ctx) {
   res.key_prefix = ctx.caller.key_prefix;
 }
 
-void Service::log_access(const Context& ctx) {
+void Service::log_access(const Request& req, const Response& res,
+                         std::chrono::steady_clock::time_point started) {
   if (!access_log_.enabled()) return;
-  const auto elapsed = std::chrono::steady_clock::now() - ctx.started;
-  access_log_.write({clock_.now_ms(), ctx.res.request_id, ctx.res.key_prefix, ctx.req.method,
-                     ctx.req.target, ctx.res.status,
+  const auto elapsed = std::chrono::steady_clock::now() - started;
+  access_log_.write({clock_.now_ms(), res.request_id, res.key_prefix, req.method, req.target,
+                     res.status,
                      std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -24,7 +25,7 @@ namespace toolcalc::api {
 struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
-  std::FILE* access_log = nullptr;  // JSON lines; nullptr disables the access log
+  LineWriter* access_log = nullptr;  // JSON lines; nullptr disables the access log
   // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
   // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
   std::vector<std::string> mcp_allowed_origins = {};
@@ -64,13 +65,18 @@ class Service {
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
   void after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
+  // Ends the request (end_request) once what it counted is durable: true when it has
+  // ended; false when `done` (taken) is called once it has.
+  bool finish(Context& ctx, std::function<void()>& done);
   void end_request(Context& ctx);
+  class FinishWhenDurable;
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
   void run_or_answer_failure(Context& ctx, Step&& step);
   void answer_store_unavailable(Context& ctx);
   void add_response_headers(Context& ctx);
-  void log_access(const Context& ctx);
+  void log_access(const Request& req, const Response& res,
+                  std::chrono::steady_clock::time_point started);
 
   void dispatch(Context& ctx);
   void execute(Context& ctx);

@@ -44,6 +44,10 @@ struct ServiceContext {
   // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
+  // The quota units this request counted (recorded by the AccessControl while the
+  // pipeline's CountingScope is open): a 200 that holds some is sent once they are
+  // durable (Service::finish).
+  accounts::CountedUnits counted;
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).

@@ -11,6 +11,7 @@
 #include "cli/serve_accounts.hpp"
 #include "cli/service_config.hpp"
 #include "cli/store_factory.hpp"
+#include "core/line_writer.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::cli {
@@ -59,17 +60,15 @@ void serve(const ServeFlags& flags) {
   }
 
   auto registry = load_registry(config.catalog_dir);
-  // Access-log lines reach a pipe (journald, a log shipper) as each response is written,
-  // not in 4 KiB blocks that a crash would lose. Set before anything is printed.
-  if (config.access_log) std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
-  api::Service service(*registry, accounts.access(), clock,
-                       {config.base_path, TOOLCALC_VERSION, config.access_log ? stdout : nullptr,
-                        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
+  api::Service service(
+      *registry, accounts.access(), clock,
+      {config.base_path, TOOLCALC_VERSION, config.access_log ? &stdout_lines() : nullptr,
+       config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
 
   http::ServerOptions options;
   options.host = config.host;

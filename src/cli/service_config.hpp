@@ -28,7 +28,9 @@ struct ServiceConfig {
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";
-  int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9
+  // Checkpoints and given-back units this often: at most this much usage is lost on power
+  // loss; kill -9 loses none (group commit, docs/reliability.md).
+  int usage_flush_interval_ms = 1000;
   int key_refresh_interval_ms = 1000;  // CLI key changes reach a running server within this
   // [catalog]
   std::filesystem::path catalog_dir;

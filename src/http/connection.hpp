@@ -97,6 +97,7 @@ struct Exchange {
   beast::flat_buffer buffer;  // bytes read and not yet parsed
   std::string out;            // the serialised response head (and body, when it is copied)
   RequestHead head;           // the parsed request
+  api::Request request;       // views into `head`, alive while the API may still answer
   api::Response response;
   std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
   bool answered = false;
@@ -202,7 +203,8 @@ net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Strea
 inline bool answer(ConnectionState& state, Exchange& x) {
   x.response.clear();
   x.answered = false;
-  return state.service.handle_async(to_api_request(x.head, state.peer_ip), x.response, [&x] {
+  x.request = to_api_request(x.head, state.peer_ip);
+  return state.service.handle_async(x.request, x.response, [&x] {
     x.answered = true;
     if (x.wake) x.wake->cancel();
   });

@@ -1,5 +1,9 @@
 #include "http/server.hpp"
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
@@ -15,6 +19,7 @@
 #include "core/clock.hpp"
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
+#include "http/response_writer.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
@@ -35,7 +40,20 @@ void log_escaped_exception(std::exception_ptr e) {
   }
 }
 
+int open_spare_fd() {
+  return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+bool out_of_descriptors(const boost::system::error_code& ec) {
+  return ec == net::error::no_descriptors ||
+         ec == boost::system::errc::too_many_files_open_in_system;
+}
+
 }  // namespace
+
+Worker::~Worker() {
+  if (spare_fd >= 0) ::close(spare_fd);
+}
 
 struct Server::Impl {
   SharedState shared;
@@ -55,10 +73,19 @@ struct Server::Impl {
       if (shared.stopping.load()) co_return;
       if (ec) {
         if (ec == net::error::operation_aborted) co_return;
-        // EMFILE and friends: back off briefly rather than spin.
+        // Out of descriptors: the connections waiting in the backlog are answered 503 with
+        // the spare descriptor, one at a time, instead of hanging there until their
+        // clients give up. Anything else (or no spare): back off briefly rather than spin.
+        if (out_of_descriptors(ec) && shed_one(worker)) continue;
         net::steady_timer pause(worker.ioc, std::chrono::milliseconds(50));
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
+      }
+      if (worker.shedding) {
+        worker.shedding = false;
+        log::warn("accepting connections again",
+                  {{"shed_connections", std::to_string(worker.shed)}});
+        worker.shed = 0;
       }
       if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
         shared.open_connections.fetch_sub(1);
@@ -68,6 +95,33 @@ struct Server::Impl {
       net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
                     log_escaped_exception);
     }
+  }
+
+  // Accepts one waiting connection with the spare descriptor, answers it 503 SERVER_BUSY
+  // and closes it. False when there was no spare or no connection waiting.
+  bool shed_one(Worker& worker) {
+    if (worker.spare_fd < 0) worker.spare_fd = open_spare_fd();
+    if (worker.spare_fd < 0) return false;
+    ::close(worker.spare_fd);
+    const int fd =
+        ::accept4(worker.acceptor->native_handle(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd >= 0) {
+      if (!worker.shedding)
+        log::warn("out of file descriptors: answering new connections 503 until some close");
+      worker.shedding = true;
+      ++worker.shed;
+      const api::Response r = shared.service.transport_error(
+          {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}}, "");
+      std::string out;
+      write_response(out, r, 11, false);
+      // A fresh socket's send buffer takes the whole answer; a client that is gone or
+      // slow loses it, which costs nothing here.
+      (void)::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::shutdown(fd, SHUT_WR);
+      ::close(fd);
+    }
+    worker.spare_fd = open_spare_fd();
+    return fd >= 0;
   }
 
   // Cancels the pending operation of every session past its deadline (ConnectionState::
@@ -117,6 +171,7 @@ void Server::bind() {
     ::setsockopt(worker->acceptor->native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     worker->acceptor->bind(endpoint);
     worker->acceptor->listen(net::socket_base::max_listen_connections);
+    worker->spare_fd = open_spare_fd();
     port = worker->acceptor->local_endpoint().port();  // port 0 → the one the kernel chose
     impl_->workers.push_back(std::move(worker));
   }

@@ -79,12 +79,21 @@ class AccountStore {
   virtual std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) = 0;
 
   // Adds every delta in one transaction: either all are recorded or none (and it throws).
+  // When it returns the deltas survive the process being killed; a power loss may take
+  // those added since the last checkpoint() (the embedded store commits to its
+  // write-ahead log without an fsync).
   virtual void add_usage(const std::vector<UsageDelta>& deltas) = 0;
+
+  // Makes everything added so far survive a power loss too (the embedded store: a WAL
+  // checkpoint, which syncs the log and the database file). Cheap when nothing was added
+  // since the last one; a no-op for stores that need none. Throws StoreError.
+  virtual void checkpoint() {}
 };
 
-// The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL), creating `data_dir` and the
-// schema when missing. Safe to share between threads; several processes (a server and
-// `toolcalc keys`) may open the same file. Throws StoreError.
+// The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL, synchronous = NORMAL, no
+// automatic checkpoint: checkpoint() makes them, off the path of commits), creating
+// `data_dir` and the schema when missing. Safe to share between threads; several
+// processes (a server and `toolcalc keys`) may open the same file. Throws StoreError.
 std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir);
 
 // The database file open_sqlite_store uses for `data_dir`.

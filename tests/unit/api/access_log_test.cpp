@@ -1,6 +1,7 @@
 #include "api/access_log.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -11,7 +12,8 @@ namespace {
 
 std::string log_line(const AccessLogEntry& e) {
   std::FILE* f = std::tmpfile();
-  AccessLog(f).write(e);
+  toolcalc::LineWriter writer(::fileno(f), "access log");
+  AccessLog(&writer).write(e);
   std::rewind(f);
   char buf[1024] = {};
   const size_t n = std::fread(buf, 1, sizeof buf - 1, f);

@@ -1,0 +1,91 @@
+#include "core/line_writer.hpp"
+
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "core/log.hpp"
+
+namespace toolcalc {
+namespace {
+
+// One lock for every writer: two descriptors may share one open file (`>log 2>&1`).
+std::mutex& write_lock() {
+  static std::mutex m;
+  return m;
+}
+
+bool is_regular_file(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Removes the last `n` bytes written to the regular file `fd` (a line cut short by a full
+// disk): the file ends again after the last whole line.
+void cut_back(int fd, size_t n) {
+  const off_t end = ::lseek(fd, 0, SEEK_CUR);
+  if (end < static_cast<off_t>(n)) return;
+  const off_t whole = end - static_cast<off_t>(n);
+  if (::ftruncate(fd, whole) == 0) ::lseek(fd, whole, SEEK_SET);  // O_APPEND ignores the offset
+}
+
+// Writes all of `data` or nothing of it that stays in a regular file. A pipe or terminal
+// that takes part of a line gets the rest (it cannot be taken back); one that would block
+// (a non-blocking descriptor) is waited for.
+bool write_whole(int fd, std::string_view data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd p{fd, POLLOUT, 0};
+      if (::poll(&p, 1, 1000) > 0) continue;
+    }
+    if (done > 0 && is_regular_file(fd)) cut_back(fd, done);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool LineWriter::write(std::string_view lines) {
+  uint64_t resumed_after = 0;
+  {
+    std::lock_guard lock(write_lock());
+    if (!write_whole(fd_, lines)) {
+      const auto n = static_cast<uint64_t>(std::count(lines.begin(), lines.end(), '\n'));
+      dropped_.fetch_add(n, std::memory_order_relaxed);
+      log_lines_dropped.fetch_add(n, std::memory_order_relaxed);
+      dropped_unreported_ += n;
+      return false;
+    }
+    std::swap(resumed_after, dropped_unreported_);
+  }
+  if (resumed_after > 0)
+    log::warn("log lines were dropped while the log could not be written",
+              {{"log", name_}, {"dropped_lines", std::to_string(resumed_after)}});
+  return true;
+}
+
+LineWriter& stdout_lines() {
+  static LineWriter w(STDOUT_FILENO, "access log");
+  return w;
+}
+
+LineWriter& stderr_lines() {
+  static LineWriter w(STDERR_FILENO, "operational log");
+  return w;
+}
+
+}  // namespace toolcalc
