@@ -8,41 +8,45 @@
 namespace toolcalc {
 
 LineBuffer::LineBuffer(Writer writer, Options options)
-    : writer_(std::move(writer)), options_(options) {
-  // A line that arrives when the buffer is nearly full still fits without a reallocation.
-  buffer_.reserve(options_.capacity + 4096);
-  spare_.reserve(options_.capacity + 4096);
-}
+    : writer_(std::move(writer)), options_(options) {}
 
 LineBuffer::~LineBuffer() {
   stop();
 }
 
+LineBuffer::Shard& LineBuffer::this_threads_shard() {
+  static std::atomic<std::size_t> next{0};
+  thread_local const std::size_t slot = next.fetch_add(1, std::memory_order_relaxed) % kShards;
+  return shards_[slot];
+}
+
 void LineBuffer::append(std::string_view lines) {
-  std::unique_lock lock(mutex_);
-  buffer_.append(lines);
-  if (buffer_.size() < options_.capacity && options_.flush_interval.count() > 0 &&
+  Shard& shard = this_threads_shard();
+  std::unique_lock lock(shard.mutex);
+  if (shard.buffer.capacity() == 0)  // a line that comes when it is nearly full still fits
+    shard.buffer.reserve(options_.capacity + 4096);
+  shard.buffer.append(lines);
+  if (shard.buffer.size() < options_.capacity && options_.flush_interval.count() > 0 &&
       !stopped_.load(std::memory_order_relaxed))
     return;
-  // Taken before the buffer is released, so batches are written in the order they filled.
-  const std::lock_guard write(write_mutex_);
-  spare_.swap(buffer_);
-  lock.unlock();
-  write_batch(spare_);
+  write_out(shard, lock);
 }
 
 void LineBuffer::flush() {
-  std::unique_lock lock(mutex_);
-  if (buffer_.empty()) return;
-  const std::lock_guard write(write_mutex_);
-  spare_.swap(buffer_);
-  lock.unlock();
-  write_batch(spare_);
+  for (Shard& shard : shards_) {
+    std::unique_lock lock(shard.mutex);
+    if (!shard.buffer.empty()) write_out(shard, lock);
+  }
 }
 
-void LineBuffer::write_batch(std::string& batch) {
-  writer_(batch);
-  batch.clear();  // keeps its capacity for the next swap
+void LineBuffer::write_out(Shard& shard, std::unique_lock<std::mutex>& lock) {
+  // Taken before the shard is released, so a shard's batches go out in the order they
+  // filled.
+  const std::lock_guard write(write_mutex_);
+  spare_.swap(shard.buffer);  // the shard keeps appending into the spare's capacity
+  lock.unlock();
+  writer_(spare_);
+  spare_.clear();
 }
 
 void LineBuffer::start() {

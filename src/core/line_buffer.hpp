@@ -12,6 +12,12 @@
 //   lines.stop();           // writes what is left: no line lost on an orderly stop
 //
 // A crash (SIGKILL) loses what was appended in the last `flush_interval` at most.
+//
+// Each thread appends to one of a few buffers of its own (as each nginx worker has its
+// own): threads do not contend for one lock and one cache line per line. A thread's lines
+// are written in the order it appended them; lines of different threads may reach the
+// output out of time order by up to a flush interval (each line carries its time).
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -51,14 +57,23 @@ class LineBuffer {
   const Options& options() const { return options_; }
 
  private:
-  void write_batch(std::string& batch);  // with write_mutex_ held
+  // One thread's buffer (threads share one when there are more threads than shards).
+  struct alignas(64) Shard {
+    std::mutex mutex;
+    std::string buffer;
+  };
+  static constexpr std::size_t kShards = 8;
+
+  Shard& this_threads_shard();
+  // Writes `shard`'s lines; `lock` holds its mutex and is released once the lines are out
+  // of it (the write itself runs without it, under write_mutex_).
+  void write_out(Shard& shard, std::unique_lock<std::mutex>& lock);
   void flush_loop();
 
   Writer writer_;
   Options options_;
-  std::mutex mutex_;  // buffer_
-  std::string buffer_;
-  std::mutex write_mutex_;  // writer_ and spare_: batches go out whole and in order
+  std::array<Shard, kShards> shards_;
+  std::mutex write_mutex_;  // writer_ and spare_: one batch at a time
   std::string spare_;       // the batch being written; its capacity is reused
   std::mutex stop_mutex_;
   std::condition_variable stop_cv_;
