@@ -6,7 +6,8 @@ PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
 .PHONY: all deps configure build run test unit-test api-test api-test-redis chaos clean format \
-        format-check node-deps lint-openapi contract-test mcp-test browser-test
+        format-check node-deps lint-openapi contract-test mcp-test client-test browser-test package \
+        package-test
 
 all: build
 
@@ -24,7 +25,7 @@ run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
 test: format-check build unit-test api-test api-test-redis chaos lint-openapi contract-test mcp-test \
-      browser-test
+      client-test browser-test package-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -46,28 +47,62 @@ chaos: build
 	CHAOS_FIGURES=$(abspath $(BUILD_DIR))/chaos-figures.jsonl \
 	  TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q -rA tests/chaos
 
+# The Debian package (docs/deploy.md "Debian package"): the objects of `build`, linked once
+# more with the installed catalog path, stripped, Depends derived by dpkg-shlibdeps.
+# The file CPack wrote (toolcalc_VERSION_ARCH.deb), looked up when a recipe uses it.
+DEB = $(lastword $(sort $(wildcard $(BUILD_DIR)/toolcalc_*.deb)))
+package: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target toolcalc_package
+	rm -f $(BUILD_DIR)/toolcalc_*.deb
+	cd $(BUILD_DIR) && cpack -G DEB
+
+# Installs the package (dpkg -i + apt-get -f install; as root, or through sudo), runs the
+# installed service with its packaged config, calls it, then purges it (tests/package).
+package-test: package
+	TOOLCALC_DEB=$(abspath $(DEB)) TOOLCALC_BUILD_DIR=$(abspath $(BUILD_DIR)) \
+	  $(PYTHON) -m pytest -q tests/package
+
 # Third-party clients: Node packages pinned in package.json + package-lock.json.
+# SCARF_ANALYTICS=false: Spectral's packages depend on @scarf/scarf, whose install script
+# would report the installation over the network; this turns it off.
 node-deps: node_modules/.package-lock.json
 
 node_modules/.package-lock.json: package.json package-lock.json
 	./scripts/install-node-deps.sh
-	npm ci --no-audit --no-fund
+	SCARF_ANALYTICS=false npm ci --no-audit --no-fund
 	@touch $@
 
-# The OpenAPI document, linted by Redocly CLI (errors fail; redocly.yaml holds the rules).
+# The OpenAPI document, linted by two linters: Redocly CLI's recommended rules
+# (redocly.yaml; errors fail) and Spectral's spectral:oas ruleset (.spectral.yaml; errors
+# and warnings fail).
 lint-openapi: build node-deps
 	$(BUILD_DIR)/toolcalc openapi > $(BUILD_DIR)/openapi.json
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
 	  node_modules/.bin/redocly lint $(BUILD_DIR)/openapi.json
+	node_modules/.bin/spectral lint --ruleset .spectral.yaml --fail-severity=warn \
+	  $(BUILD_DIR)/openapi.json
 
 # The black-box suite again, through `prism proxy --errors` (tests/api/contract.py).
 contract-test: build node-deps
 	TOOLCALC_CONTRACT=1 TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc \
 	  $(PYTHON) -m pytest -q tests/api
 
-# The MCP endpoint through the official MCP TypeScript SDK client (tests/node).
+# Third-party clients against a real server (tests/node): the MCP endpoint through the
+# official MCP TypeScript SDK and through the MCP Inspector's CLI, and the TypeScript types
+# openapi-typescript generates as docs/api.md says, compiled with tsc --strict and run.
 mcp-test: build node-deps
 	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc node --test tests/node/
+
+# The Python client (clients/python): installed from the source tree into a fresh venv with
+# no package index (so offline), the venv seeing the system's pytest and requests; then its
+# tests, run by that venv's python against a real server (tests/clients/python).
+CLIENT_VENV = $(BUILD_DIR)/python-client-venv
+client-test: build
+	rm -rf $(CLIENT_VENV)
+	$(PYTHON) -m venv --system-site-packages $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/pip install --no-index --disable-pip-version-check --quiet ./clients/python
+	TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc \
+	  $(CLIENT_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/clients/python
 
 # The playground in a real browser: Debian's chromium, headless, driven by the
 # pinned playwright-core (tests/browser). Screenshots go to build/artifacts/.
@@ -99,7 +134,7 @@ bench:
 # the black-box suite against that binary; any sanitizer report fails it.
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_config fuzz_resp
+FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_analysis fuzz_config fuzz_resp
 ASAN_DIR ?= build-asan
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANITIZER_ENV = TOOLCALC_SANITIZED=1 \

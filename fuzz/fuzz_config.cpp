@@ -24,6 +24,7 @@
 #include "accounts/plans.hpp"
 #include "catalog/domains.hpp"
 #include "cli/catalog_loader.hpp"
+#include "cli/default_catalog_dir.hpp"
 #include "cli/service_config.hpp"
 #include "fuzz_support.hpp"
 #include "tools/programming-dev/llm_pricing.hpp"
@@ -44,7 +45,7 @@ void write_file(const fs::path& file, std::string_view text) {
 fs::path catalog_copy(const char* name) {
   const fs::path dir = fuzz::scratch_dir() / name;
   fs::create_directories(dir);
-  for (const auto& entry : fs::directory_iterator(TOOLCALC_DEFAULT_CATALOG_DIR))
+  for (const auto& entry : fs::directory_iterator(cli::default_catalog_dir()))
     if (entry.path().extension() == ".toml")
       fs::copy_file(entry.path(), dir / entry.path().filename(),
                     fs::copy_options::overwrite_existing);

@@ -28,6 +28,7 @@
 #include <boost/beast/_experimental/test/stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -43,8 +44,9 @@
 #include "accounts/plans.hpp"
 #include "api/service.hpp"
 #include "cli/catalog_loader.hpp"
+#include "cli/default_catalog_dir.hpp"
 #include "common_request_reference.hpp"
-#include "core/line_writer.hpp"
+#include "core/line_buffer.hpp"
 #include "fuzz_support.hpp"
 #include "http/connection.hpp"
 #include "store/account_store.hpp"
@@ -65,8 +67,8 @@ struct Fixture {
   std::unique_ptr<catalog::Registry> registry;
   ManualClock clock{kNowMs};
   std::unique_ptr<accounts::Accounts> accounts;
-  std::FILE* access_log = nullptr;                // read back after each input
-  std::unique_ptr<LineWriter> access_log_writer;  // writes to it
+  std::string access_text;  // what the access log wrote (one fuzzing thread)
+  std::unique_ptr<LineBuffer> access_log;
   std::unique_ptr<api::Service> service;
   http::ServerOptions options;  // production limits: 8 KiB headers, 64 KiB body
   std::atomic<bool> stopping{false};
@@ -86,7 +88,7 @@ Fixture& fixture() {
   // Built once and reachable until exit (not a leak for LeakSanitizer).
   static Fixture* f = [] {
     auto* fx = new Fixture;
-    fx->registry = cli::load_registry(TOOLCALC_DEFAULT_CATALOG_DIR);
+    fx->registry = cli::load_registry(cli::default_catalog_dir());
 
     std::vector<accounts::Plan> plans = accounts::builtin_plans();
     for (auto& p : plans)
@@ -103,12 +105,13 @@ Fixture& fixture() {
         std::move(store), plans, fx->clock, std::chrono::milliseconds(1000),
         std::chrono::milliseconds(1000));  // not started: no background thread
 
-    fx->access_log = std::tmpfile();
-    if (!fx->access_log) fuzz::fail("tmpfile failed", {});
-    fx->access_log_writer = std::make_unique<LineWriter>(::fileno(fx->access_log), "access log");
+    // Every line written at once, into memory.
+    fx->access_log =
+        std::make_unique<LineBuffer>([fx](std::string_view lines) { fx->access_text += lines; },
+                                     LineBuffer::Options{0, std::chrono::milliseconds(0)});
     fx->service = std::make_unique<api::Service>(
         *fx->registry, *fx->accounts, fx->clock,
-        api::ServiceOptions{"/api", TOOLCALC_VERSION, fx->access_log_writer.get()});
+        api::ServiceOptions{"/api", TOOLCALC_VERSION, fx->access_log.get()});
 
     // Use up the tiny key's one unit, so that it answers 429 on every run alike.
     const std::string auth = "Bearer " + std::string(kTinyKey);
@@ -196,23 +199,14 @@ std::vector<std::string> check_responses(std::string_view output) {
 
 // Every access-log line written for this input is one strict JSON object.
 void check_access_log() {
-  std::FILE* log = fixture().access_log;
-  std::fflush(log);
-  const long size = std::ftell(log);
-  if (size > 0) {
-    std::string text(static_cast<size_t>(size), '\0');
-    if (::pread(::fileno(log), text.data(), text.size(), 0) != size)
-      fuzz::fail("cannot read back the access log", {});
-    std::string_view rest = text;
-    while (!rest.empty()) {
-      const size_t nl = rest.find('\n');
-      if (nl == std::string_view::npos) fuzz::fail("access log line without newline", rest);
-      fuzz::check_json(rest.substr(0, nl), "access log line");
-      rest.remove_prefix(nl + 1);
-    }
+  std::string_view rest = fixture().access_text;
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    if (nl == std::string_view::npos) fuzz::fail("access log line without newline", rest);
+    fuzz::check_json(rest.substr(0, nl), "access log line");
+    rest.remove_prefix(nl + 1);
   }
-  std::rewind(log);
-  if (::ftruncate(::fileno(log), 0) != 0) fuzz::fail("cannot truncate the access log", {});
+  fixture().access_text.clear();
 }
 
 std::string statuses_text(const std::vector<std::string>& s) {

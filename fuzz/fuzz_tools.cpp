@@ -21,6 +21,7 @@
 #include "api/execute.hpp"
 #include "catalog/domains.hpp"
 #include "catalog/registry.hpp"
+#include "cli/default_catalog_dir.hpp"
 #include "fuzz_support.hpp"
 #include "tools/all.hpp"
 
@@ -33,7 +34,7 @@ using namespace toolcalc;
 const std::vector<const catalog::Tool*>& tools_by_slug() {
   // Built once, reachable from these statics until exit (not a leak for LeakSanitizer).
   static const catalog::Registry* registry = [] {
-    const std::filesystem::path dir = TOOLCALC_DEFAULT_CATALOG_DIR;
+    const std::filesystem::path dir = cli::default_catalog_dir();
     return new catalog::Registry(tools::all_tools(tools::ToolContext{dir}),
                                  catalog::load_domains(dir / "domains.toml"));
   }();

@@ -37,8 +37,12 @@ def write(target, name, data):
 def fetch_tools(binary):
     """The tools in registry order with their details, from a short-lived server."""
     with tempfile.TemporaryDirectory() as data:
+        # One details request per tool: more than the default anonymous rate per minute.
+        config = pathlib.Path(data) / "toolcalc.toml"
+        config.write_text("[plans.anonymous]\nrate_per_minute = 100000\n")
         proc = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", "--data", data, "--threads", "1"],
+            [binary, "serve", "--listen", "127.0.0.1:0", "--data", data, "--threads", "1",
+             "--config", str(config)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             line = proc.stdout.readline()
@@ -52,9 +56,19 @@ def fetch_tools(binary):
                     break
                 except OSError:
                     time.sleep(0.1)
-            listing = json.load(urllib.request.urlopen(base + "/v1/tools?limit=100"))
+            # Every page of the listing, so that every registered tool gets seeds.
+            items, page = [], 1
+            while True:
+                listing = json.load(urllib.request.urlopen(
+                    f"{base}/v1/tools?limit=100&page={page}"))["result"]
+                items += listing["items"]
+                if page >= listing["pages"]:
+                    break
+                page += 1
+            if len(items) != listing["total"]:
+                sys.exit(f"make_seeds: listed {len(items)} of {listing['total']} tools")
             tools = []
-            for item in listing["result"]["items"]:
+            for item in items:
                 details = json.load(urllib.request.urlopen(base + "/v1/tools/" + item["tool"]))
                 tools.append(details["result"])
             # fuzz_tools indexes the tools in slug order
@@ -104,6 +118,59 @@ def tool_seeds(tools):
             seed('{"a":[[[[{}]]]]}')
             seed('{"\\u0000":"\\ud800"}')
             seed('{"%s":4.9e-324}' % first["key"])
+
+
+# ---------------------------------------------------------------- fuzz_analysis
+
+def analysis_seeds(tools):
+    """Per tool with a numeric input: tolerance bodies (byte 0 after the tool byte) and solve
+    bodies (byte 1), valid ones around the defaults and nearly valid variants."""
+    for index, tool in enumerate(tools):
+        slug = tool["tool"]
+        inputs = tool["inputs"]
+        numeric = [i for i in inputs if i["type"] in ("number", "integer")]
+        outputs = [o["key"] for o in tool["outputs"] if o["type"] == "number"]
+        if not numeric:
+            continue
+        defaults = {i["key"]: i["default"] for i in inputs if "default" in i}
+        n = 0
+
+        def seed(kind, body):
+            nonlocal n
+            if isinstance(body, (dict, list)):
+                body = json.dumps(body, separators=(",", ":"))
+            write("fuzz_analysis", f"{slug}-{n:02d}", bytes([index, kind]) + body.encode())
+            n += 1
+
+        first = numeric[0]
+        tol = {i["key"]: {"pct": 1} for i in numeric[:3]}
+        seed(0, {"inputs": defaults, "tolerances": tol, "samples": 100})
+        seed(0, {"inputs": defaults, "distribution": "uniform", "samples": 100, "seed": 7,
+                 "tolerances": {first["key"]: {"min": first["min"], "max": first["max"],
+                                               "distribution": "normal"}}})
+        seed(0, {"inputs": defaults, "tolerances": {first["key"]: {"abs": 1e300}}})
+        seed(0, {"inputs": defaults, "tolerances": {first["key"]: {"pct": 1, "abs": 1}},
+                 "samples": 99})
+        if outputs:
+            seed(1, {"inputs": defaults, "vary": first["key"],
+                     "target": {"output": outputs[0], "value": 1}})
+            seed(1, {"inputs": defaults, "vary": numeric[-1]["key"],
+                     "target": {"output": outputs[-1], "value": -0.5}})
+            seed(1, {"vary": first["key"], "target": {"output": outputs[0], "value": "1"}})
+
+
+ANALYSIS_WORDS = ["inputs", "tolerances", "pct", "abs", "min", "max", "distribution",
+                  "normal", "uniform", "samples", "seed", "vary", "target", "output", "value"]
+
+
+def analysis_dict(tools):
+    """fuzz/fuzz_analysis.dict: JSON tokens, the body's members, every input and output key."""
+    words = ANALYSIS_WORDS + [i["key"] for t in tools for i in t["inputs"]] + \
+        [o["key"] for t in tools for o in t["outputs"]]
+    lines = ["# Written by fuzz/make_seeds.py."]
+    lines += [dict_entry(t) for t in JSON_TOKENS]
+    lines += [dict_entry(w) for w in dict.fromkeys(words)]
+    (ROOT / "fuzz" / "fuzz_analysis.dict").write_text("\n".join(lines) + "\n")
 
 
 JSON_TOKENS = ["{", "}", "[", "]", ":", ",", "\"", "true", "false", "null", "-0", "0.0",
@@ -336,6 +403,8 @@ def main():
     tools = fetch_tools(binary)
     tool_seeds(tools)
     tools_dict(tools)
+    analysis_seeds(tools)
+    analysis_dict(tools)
     http_seeds(tools)
     config_seeds()
     for target in sorted(p.name for p in CORPUS.iterdir()):

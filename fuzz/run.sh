@@ -24,7 +24,7 @@ src=$(cd "$(dirname "$0")" && pwd)
 max_len_for() {
   case $1 in
     fuzz_http) echo 12288 ;;
-    fuzz_tools) echo 2048 ;;
+    fuzz_tools | fuzz_analysis) echo 2048 ;;
     fuzz_config) echo 8192 ;;
     *) echo 4096 ;;
   esac

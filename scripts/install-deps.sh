@@ -11,6 +11,13 @@ packages=(
   libtomlplusplus-dev libcli11-dev libfmt-dev libsqlite3-dev libssl-dev libhiredis-dev
   # tests
   libgtest-dev googletest python3 python3-pytest python3-requests curl sqlite3 wrk
+  # the Python client's test installs it into a venv (`make client-test`)
+  python3-venv python3-pip
+  # the metrics test parses /metrics with the Prometheus client's own parser; the TLS test
+  # makes a self-signed certificate with the openssl CLI
+  python3-prometheus-client openssl
+  # `make package`: CPack's DEB generator derives Depends with dpkg-shlibdeps
+  dpkg-dev
   # the shared store's tests start a real Redis, the fleet test a real nginx
   redis-server nginx-light
   # the chaos suite (`make chaos`) steps the server's wall clock with libfaketime; prlimit

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Node.js and npm for the ecosystem checks (make lint-openapi, contract-test, mcp-test):
-# Redocly CLI, Prism and the MCP SDK client, pinned in package.json / package-lock.json.
+# Redocly CLI, Spectral, Prism, the MCP SDK client, the MCP Inspector's CLI,
+# openapi-typescript, openapi-fetch and TypeScript, pinned in package.json /
+# package-lock.json.
 # The machine image has Node 20 and npm; without them, Debian's packages are installed.
 # Idempotent: does nothing (and needs no network) when node and npm are there.
 set -euo pipefail

@@ -1,17 +1,22 @@
 // The playground (docs/playground.md): hash routes
 //   #/                   domains with their live/target counts and tools
-//   #/{domain}/{slug}    one tool: form, results, curl line, sweep panel
+//   #/{domain}/{slug}    one tool: form, results, curl line, sweep, tolerance and solve
+//                        panels, and where its numbers come from (method, references,
+//                        worked examples)
 // Everything goes through the public API at the base path the server wrote into the page.
 import { currentKey, curlCommand, getResult, isDevKeyPrefilled, postJson, saveKey } from "./api.js";
 import { h } from "./dom.js";
-import { clearErrors, readInputs, renderField, showFieldError } from "./form.js";
+import { clearErrors, fillInputs, readInputs, renderField, showFieldError } from "./form.js";
+import { renderProvenance } from "./provenance.js";
 import { renderResults } from "./results.js";
+import { renderSolvePanel, renderTolerancePanel } from "./analysis.js";
 import { renderSweepPanel } from "./sweep.js";
 
 const main = document.getElementById("main");
 
 // A test hook for the browser test (tests/browser): what the page last asked and got.
-const state = { ready: false, lastExecute: null, lastSweep: null, plot: null };
+const state = { ready: false, lastExecute: null, lastSweep: null, plot: null,
+                lastTolerance: null, histogram: null, lastSolve: null };
 window.toolcalcPlayground = state;
 
 function setKeyForm() {
@@ -41,7 +46,7 @@ async function homePage() {
   const [domains, tools] = await Promise.all([getResult("/v1/domains"), allTools()]);
   show("",
     h("h1", {}, "Engineering calculators"),
-    h("p", {}, "Pick a tool: fill in its inputs, see the results with their units, copy the curl line, or sweep an input and plot the outputs."),
+    h("p", {}, "Pick a tool: fill in its inputs, see the results with their units, copy the curl line, sweep an input and plot the outputs, put tolerances on the inputs, or solve for the input that gives a target."),
     domains.items.map((d) => h("section", { class: "domain", "aria-labelledby": `domain-${d.domain}` },
       h("h2", { id: `domain-${d.domain}` }, d.name, " ",
         h("span", { class: "count", "data-domain-count": d.domain }, `${d.live} of ${d.target} tools live`)),
@@ -61,7 +66,8 @@ async function allTools() {
 }
 
 async function toolPage(domain, slug) {
-  const tool = await getResult(`/v1/${domain}/${slug}/schema`);
+  const [tool, details] = await Promise.all([getResult(`/v1/${domain}/${slug}/schema`),
+                                             getResult(`/v1/tools/${encodeURIComponent(slug)}`)]);
   const form = h("form", { id: "tool-form", class: "tool-form", novalidate: true },
     h("div", { class: "grid" }, tool.inputs.map(renderField)),
     h("button", { type: "submit" }, "Calculate"));
@@ -122,6 +128,16 @@ async function toolPage(domain, slug) {
     renderSweepPanel(tool, form, {
       onSweep: (s) => { state.lastSweep = s; },
       onPlot: (plot) => { state.plot = plot; },
+    }),
+    renderTolerancePanel(tool, form, {
+      onTolerance: (t) => { state.lastTolerance = t; },
+      onHistogram: (plot) => { state.histogram = plot; },
+    }),
+    renderSolvePanel(tool, form, { onSolve: (s) => { state.lastSolve = s; } }),
+    renderProvenance(details, (example) => {
+      fillInputs(form, tool.inputs, example.body);
+      form.requestSubmit();
+      form.scrollIntoView({ block: "start" });
     }));
   updateCurl();
 }
@@ -129,6 +145,7 @@ async function toolPage(domain, slug) {
 async function route() {
   state.ready = false;
   state.lastExecute = state.lastSweep = state.plot = null;
+  state.lastTolerance = state.histogram = state.lastSolve = null;
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   try {
     if (parts.length === 2) await toolPage(...parts.map(decodeURIComponent));

@@ -61,6 +61,18 @@ export function readInputs(form, inputs) {
   return body;
 }
 
+// Puts `values` into the form: each input its value there, else its default.
+export function fillInputs(form, inputs, values) {
+  for (const input of inputs) {
+    const el = form.elements.namedItem(input.key);
+    if (!el) continue;
+    const v = input.key in values ? values[input.key] : input.default;
+    if (input.type === "boolean") el.checked = v === true;
+    else el.value = String(v);
+  }
+  form.dispatchEvent(new Event("change"));
+}
+
 export function clearErrors(root) {
   for (const p of root.querySelectorAll("[data-error-for]")) {
     p.hidden = true;

@@ -26,7 +26,9 @@ function defaultRange(input, current) {
     from = Math.ceil(from);
     to = Math.floor(to);
   }
-  const round = (x) => Number(x.toPrecision(6));
+  // Six significant digits for the form, kept inside the bounds (a bound such as 99.99999
+  // would round past itself to 100).
+  const round = (x) => Math.min(Math.max(Number(x.toPrecision(6)), lo), hi);
   return { from: round(from), to: round(to) };
 }
 

@@ -8,6 +8,7 @@
 #include "accounts/plans.hpp"
 #include "catalog/render.hpp"
 #include "cli/catalog_loader.hpp"
+#include "cli/default_catalog_dir.hpp"
 #include "core/decimal.hpp"
 #include "core/event_loop.hpp"
 #include "core/json_writer.hpp"
@@ -20,7 +21,7 @@ BenchEnv::BenchEnv() {
   if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
   data_dir = tmpl;
 
-  registry = cli::load_registry(TOOLCALC_DEFAULT_CATALOG_DIR);
+  registry = cli::load_registry(cli::default_catalog_dir());
 
   std::vector<accounts::Plan> plans = accounts::builtin_plans();
   plans.push_back({"bench", 100'000'000, int64_t{1'000'000'000'000}});

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     toolcalc::bench::register_service_benchmarks();
     toolcalc::bench::register_http_benchmarks();
     toolcalc::bench::register_redis_codec_benchmarks();
+    toolcalc::bench::register_analysis_benchmarks();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "micro_bench: set-up failed: %s\n", e.what());
     return 1;

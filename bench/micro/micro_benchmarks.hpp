@@ -6,4 +6,5 @@ void register_tool_benchmarks();
 void register_service_benchmarks();
 void register_http_benchmarks();
 void register_redis_codec_benchmarks();
+void register_analysis_benchmarks();
 }  // namespace toolcalc::bench

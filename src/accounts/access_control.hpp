@@ -11,7 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "store/account_store.hpp"
 #include "store/store_errors.hpp"
 
 namespace toolcalc::accounts {
@@ -27,8 +29,12 @@ struct Caller {
   std::string subject;     // rate-limit subject: key id, or client IP for anonymous
   std::string key_prefix;  // first 12 characters of the key; "" for anonymous
   std::string label;
+  // The plan's name and the key's effective limits: the plan's, or the key's own where it
+  // has them (rate_from_key, quota_from_key).
   Plan plan;
   int64_t key_id = 0;  // the key's store id (its quota counter); 0 for anonymous
+  bool rate_from_key = false;
+  bool quota_from_key = false;
 };
 
 enum class AuthStatus { Ok, Missing, Invalid };
@@ -47,6 +53,14 @@ struct RateDecision {
   int64_t remaining = 0;      // never negative
   int64_t reset_epoch_s = 0;  // end of the current window
   int64_t retry_after_s = 0;  // ≥ 1 when !allowed
+  int64_t now_s = 0;          // the instant the decision was taken (epoch seconds)
+};
+
+// The monthly quota as one response reports it (the RateLimit header's "month" policy):
+// the caller's limit and what is left after this request's units.
+struct QuotaView {
+  int64_t limit = 0;
+  int64_t remaining = 0;
 };
 
 // Units of the calendar-month (UTC) quota, reserved before a tool runs and either
@@ -76,10 +90,12 @@ struct QuotaStatus {
 // the API layer names it here, with the rest of what AccessControl promises.
 using store::StoreUnavailable;
 
-// What the rate step of a request produced (take_rate_unit_for_execution's two results).
+// What the rate step of a request produced (take_rate_unit_for_execution's two results),
+// and the caller's month when the step read it on the way (a shared store does).
 struct RateStep {
   RateDecision rate;
   std::optional<QuotaReservation> early;
+  std::optional<QuotaView> month;
 };
 
 // What one request counted: units of monthly quota reserved and not given back, by key
@@ -188,6 +204,47 @@ class AccessControl {
     return Durability::Durable;
   }
 
+  // The rate step of one request, blocking: take_rate_unit_for_execution when
+  // `for_execution`, else take_rate_unit. An implementation may fill `month` on the way.
+  virtual RateStep take_rate_step(const Caller& caller, bool for_execution) {
+    RateStep step;
+    if (for_execution)
+      step.rate = take_rate_unit_for_execution(caller, step.early);
+    else
+      step.rate = take_rate_unit(caller);
+    return step;
+  }
+  // The caller's month as it stands, for a response whose rate step did not read it;
+  // nullopt without a quota or when the store cannot tell now. Never throws.
+  virtual std::optional<QuotaView> peek_quota(const Caller& caller) const {
+    if (caller.anonymous || !caller.plan.monthly_quota) return std::nullopt;
+    try {
+      const QuotaStatus s = quota_status(caller);
+      if (s.unlimited) return std::nullopt;
+      return QuotaView{s.limit, s.remaining};
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+
+  // Usage history (GET /v1/usage): one request of a key about a tool ("domain", "slug")
+  // ended with `status`; `units` quota units were kept (a 200). Counted in memory and
+  // written with the monthly usage; never throws, never waits on a store.
+  virtual void record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
+                            int status, int64_t units) {
+    (void)caller, (void)domain, (void)slug, (void)status, (void)units;
+  }
+  // The caller's history on days [first_day, end_day) (days since the epoch, UTC), with
+  // what this process has not written yet. May throw StoreUnavailable or store::StoreError.
+  virtual std::vector<store::HistoryRow> usage_history(const Caller& caller, int32_t first_day,
+                                                       int32_t end_day) {
+    (void)caller, (void)first_day, (void)end_day;
+    return {};
+  }
+  // Keys were changed through this process (the admin API): reload them now rather than
+  // at the next refresh.
+  virtual void keys_changed() {}
+
   // The rate step (take_rate_unit, or take_rate_unit_for_execution when `for_execution`)
   // without blocking the thread, for a store reached over the network whose reply the
   // calling thread's event loop can wait for (core/event_loop.hpp). Returns false when it
@@ -201,6 +258,10 @@ class AccessControl {
   // Whether start_rate_step may start a step on the calling thread now: lets the API skip
   // the bookkeeping of a suspended request when it cannot.
   virtual bool steps_asynchronously() const { return false; }
+  // False while a shared store is unreachable (as of the last background key refresh,
+  // at most key_refresh_ms ago): GET /v1/ready answers 503. An embedded store is part of
+  // the process and always counts as reachable.
+  virtual bool store_reachable() const { return true; }
 };
 
 }  // namespace toolcalc::accounts

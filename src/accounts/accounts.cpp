@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cstdio>
 #include <exception>
 #include <utility>
 
@@ -11,17 +10,9 @@
 #include "accounts/utc_month.hpp"
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::accounts {
-namespace {
-
-// Background failures, naming no key: whole lines of the operational log, so that a
-// message written while the log's disk is full is dropped whole, never cut.
-void report(const std::string& what) {
-  log::warn("accounts: " + what);
-}
-
-}  // namespace
 
 Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans,
                    const Clock& clock, std::chrono::milliseconds usage_flush_interval,
@@ -31,12 +22,23 @@ Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan>
       clock_(clock),
       flush_interval_(usage_flush_interval),
       refresh_interval_(key_refresh_interval),
-      keys_(*store_, plans_),
+      keys_(*store_, plans_, clock),
       rates_(clock),
       quota_(clock, [this](std::string_view period) { return store_->load_usage(period); }) {
   refresh_keys(true);
   const UtcMonth month = utc_month_of(clock_.now_s());
   quota_.seed(month, store_->load_usage(month.period()));
+  apply_history_retention();
+}
+
+// GET /v1/usage serves the current month and the 12 before it (docs/api.md).
+void Accounts::apply_history_retention() {
+  const UtcMonth month = utc_month_of(clock_.now_s());
+  if (month.index() == history_month_) return;
+  int64_t start_s = month.start_s;  // becomes the first day of the oldest month kept
+  for (int i = 0; i < 12; ++i) start_s = utc_month_of(start_s - 1).start_s;
+  store_->drop_history_before(utc_day_of(start_s));
+  history_month_ = month.index();
 }
 
 Accounts::~Accounts() {
@@ -72,7 +74,8 @@ void Accounts::stop() {
   try {
     flush_usage();
   } catch (const std::exception& e) {
-    report(std::string("final usage flush failed, recent usage is lost: ") + e.what());
+    log::error("final usage flush failed; the usage counted since the last flush is lost",
+               {{"error", e.what()}});
   }
 }
 
@@ -83,7 +86,8 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
     try {
       refresh_keys();
     } catch (const std::exception& e) {
-      report(std::string("key refresh failed (keeping the current keys): ") + e.what());
+      metrics::store_failures.inc();
+      log::warn("key refresh failed; keeping the current keys", {{"error", e.what()}});
     }
     rates_.evict_stale();
     {
@@ -91,6 +95,13 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
       // that must still be there.
       std::lock_guard lock(flush_mu_);
       quota_.evict_stale();
+    }
+    try {
+      apply_history_retention();
+    } catch (const std::exception& e) {
+      metrics::store_failures.inc();
+      log::warn("dropping old usage history failed; retried at the next refresh",
+                {{"error", e.what()}});
     }
     next_refresh = now + refresh_interval_;
   }
@@ -102,10 +113,12 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
     }
     try {
       store_->checkpoint();
-      if (checkpoint_failing_) report("checkpoint succeeded again");
+      if (checkpoint_failing_) log::info("checkpoint succeeded again");
       checkpoint_failing_ = false;
     } catch (const std::exception& e) {
-      if (!checkpoint_failing_) report(std::string("checkpoint failed (will retry): ") + e.what());
+      metrics::store_failures.inc();
+      if (!checkpoint_failing_)
+        log::error("checkpoint failed; retried at the next interval", {{"error", e.what()}});
       checkpoint_failing_ = true;
     }
     next_flush = now + flush_interval_;
@@ -120,16 +133,21 @@ void Accounts::refresh_keys(bool force) {
 void Accounts::flush_usage() {
   std::lock_guard lock(flush_mu_);
   auto pending = quota_.take_pending();
-  if (pending.empty()) return;
+  auto history = history_.take_pending();
+  if (pending.empty() && history.empty()) return;
   try {
-    store_->add_usage(pending);
+    store_->add_usage(pending, history);
   } catch (const std::exception& e) {
     quota_.restore_pending(pending);
-    if (!flush_failing_) report(std::string("usage flush failed (will retry): ") + e.what());
+    history_.restore_pending(history);
+    metrics::store_failures.inc();
+    if (!flush_failing_)
+      log::error("usage flush failed; the counts are kept in memory and retried",
+                 {{"error", e.what()}});
     flush_failing_ = true;
     throw;
   }
-  if (flush_failing_) report("usage flush succeeded again");
+  if (flush_failing_) log::info("usage flush succeeded again");
   flush_failing_ = false;
 }
 
@@ -179,6 +197,33 @@ void Accounts::release_quota(const Caller& caller, const QuotaReservation& reser
   if (reservation.allowed && units > 0) {
     if (CountedUnits* counted = CountingScope::current())
       counted->add(caller.key_id, month_index_of_period(reservation.period), -units);
+  }
+}
+
+std::optional<QuotaView> Accounts::peek_quota(const Caller& caller) const {
+  if (caller.anonymous || !caller.plan.monthly_quota) return std::nullopt;
+  const int64_t limit = *caller.plan.monthly_quota;
+  return QuotaView{limit, std::max<int64_t>(0, limit - quota_.used(caller.key_id))};
+}
+
+void Accounts::record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
+                            int status, int64_t units) {
+  if (caller.anonymous) return;
+  history_.record(caller.key_id, clock_.now_s(), domain, slug, status, units);
+}
+
+std::vector<store::HistoryRow> Accounts::usage_history(const Caller& caller, int32_t first_day,
+                                                       int32_t end_day) {
+  if (caller.anonymous) return {};
+  return merge_history(store_->load_history(caller.key_id, first_day, end_day),
+                       history_.pending_for(caller.key_id, first_day, end_day));
+}
+
+void Accounts::keys_changed() {
+  try {
+    refresh_keys(true);
+  } catch (const std::exception&) {
+    // The background refresh retries.
   }
 }
 

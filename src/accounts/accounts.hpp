@@ -26,6 +26,7 @@
 #include "accounts/key_cache.hpp"
 #include "accounts/monthly_quota.hpp"
 #include "accounts/rate_window.hpp"
+#include "accounts/usage_history.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
 
@@ -64,12 +65,17 @@ class Accounts final : public AccessControl {
 
   // What the background thread does, callable directly (tests, create_dev_key).
   // refresh_keys reloads when the generation moved (or always with force); flush_usage
-  // writes the pending usage in one transaction, throwing store::StoreError when it fails
-  // (the deltas are kept for the next attempt).
+  // writes the pending usage and usage history in one transaction, throwing
+  // store::StoreError when it fails (the deltas are kept for the next attempt).
   void refresh_keys(bool force = false);
   void flush_usage();
 
   const std::vector<Plan>& plans() const { return plans_; }
+
+  // For quota alerts: the keys with a webhook, and a key's usage this month (in memory,
+  // flushed or not).
+  std::vector<WebhookKey> webhook_keys() const { return keys_.webhook_keys(); }
+  int64_t quota_used(int64_t key_id) const { return quota_.used(key_id); }
 
   // AccessControl
   AuthResult authenticate(std::optional<std::string_view> authorization,
@@ -80,6 +86,13 @@ class Accounts final : public AccessControl {
   void release_quota(const Caller& caller, const QuotaReservation& reservation,
                      int64_t units) override;
   QuotaStatus quota_status(const Caller& caller) const override;
+  std::optional<QuotaView> peek_quota(const Caller& caller) const override;
+  void record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
+                    int status, int64_t units) override;
+  std::vector<store::HistoryRow> usage_history(const Caller& caller, int32_t first_day,
+                                               int32_t end_day) override;
+  void keys_changed() override;
+
   // With a DurableWait and an event loop on this thread while the committer runs: queued
   // for the next group commit (Waiting). Otherwise the pending usage is committed here.
   Durability await_durable(const CountedUnits& counted,
@@ -91,6 +104,8 @@ class Accounts final : public AccessControl {
   uint64_t committed_waits() const { return committed_waits_.load(std::memory_order_relaxed); }
 
  private:
+  // Drops the history older than the 13 months kept, once per month (and at start-up).
+  void apply_history_retention();
   // A response waiting for its units (await_durable), queued for a group commit.
   struct Waiter {
     boost::asio::io_context* loop = nullptr;  // where `wait` is told
@@ -119,6 +134,8 @@ class Accounts final : public AccessControl {
   KeyCache keys_;
   RateWindows rates_;
   MonthlyQuota quota_;
+  UsageHistory history_;
+  int64_t history_month_ = -1;  // the month whose retention was applied (background thread)
 
   void commit_loop();
   // Gives the units of `counted` back (their commit failed: they were never acknowledged).

@@ -1,5 +1,6 @@
 #include "accounts/api_key.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <cstdint>
@@ -41,6 +42,21 @@ std::string_view key_prefix(std::string_view key) {
   return key.substr(0, kKeyPrefixLength);
 }
 
+bool is_key_prefix(std::string_view prefix) {
+  if (prefix.size() != kKeyPrefixLength) return false;
+  if (!prefix.starts_with(kLiveKeyPrefix) && !prefix.starts_with(kTestKeyPrefix)) return false;
+  for (char c : prefix.substr(8))
+    if (!is_base62(c)) return false;
+  return true;
+}
+
+std::string generate_api_key_with_prefix(std::string_view prefix) {
+  if (!is_key_prefix(prefix)) throw std::invalid_argument("not a key prefix");
+  std::string key(prefix);
+  append_random_base62(key, kKeyLength - key.size());
+  return key;
+}
+
 bool is_well_formed_key(std::string_view key) {
   if (key.size() != kKeyLength) return false;
   if (!key.starts_with(kLiveKeyPrefix) && !key.starts_with(kTestKeyPrefix)) return false;
@@ -63,6 +79,10 @@ std::string hash_api_key(std::string_view key) {
       len != 32)
     throw std::runtime_error("OpenSSL: SHA-256 failed");
   return out;
+}
+
+bool same_digest(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 namespace {

@@ -22,11 +22,23 @@ std::string generate_api_key(KeyKind kind);
 // The first 12 characters: what `keys list` shows and `keys revoke` takes.
 std::string_view key_prefix(std::string_view key);
 
+// True when `prefix` has the shape of a key's first 12 characters.
+bool is_key_prefix(std::string_view prefix);
+
+// A new key that starts with `prefix` (is_key_prefix): a rotated key keeps its prefix, so
+// the key record keeps its name in `keys list`, /v1/me and logs. Its 28 other random
+// characters hold about 166 bits.
+std::string generate_api_key_with_prefix(std::string_view prefix);
+
 // True when `key` has the shape of a key of either kind (not whether it exists).
 bool is_well_formed_key(std::string_view key);
 
-// SHA-256 of the key, 32 raw bytes.
+// SHA-256 of the key, 32 raw bytes (of any string: the admin token is hashed the same way).
 std::string hash_api_key(std::string_view key);
+
+// Whether two digests are equal, in a time that depends on their lengths only
+// (CRYPTO_memcmp): for secrets compared by their SHA-256, which all have 32 bytes.
+bool same_digest(std::string_view a, std::string_view b);
 
 // The same digest for a well-formed key (kKeyLength characters), from a small per-thread
 // cache of the keys this thread has seen lately: a client sends the same key on every

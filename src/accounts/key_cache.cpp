@@ -1,15 +1,15 @@
 #include "accounts/key_cache.hpp"
 
-#include <cstdio>
-
 #include "accounts/api_key.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
+#include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::accounts {
 
-KeyCache::KeyCache(store::AccountStore& store, const std::vector<Plan>& plans)
-    : store_(store), plans_(plans) {
+KeyCache::KeyCache(store::AccountStore& store, const std::vector<Plan>& plans, const Clock& clock)
+    : store_(store), plans_(plans), clock_(clock) {
   if (const Plan* anon = find_plan(plans_, kAnonymousPlan))
     anonymous_plan_ = *anon;
   else
@@ -23,11 +23,14 @@ void KeyCache::refresh(bool force) {
   if (!force && store_.key_generation() == current->generation()) return;
   std::vector<std::string> skipped;
   auto next = KeySnapshot::build(store_.load_keys(), plans_, &skipped);
-  // The server has no logger yet; this goes to stderr, naming the key by prefix only.
+  // Named by its prefix only.
   for (const auto& s : skipped)
-    std::fprintf(stderr, "toolcalc: accounts: key %s is refused: its plan is not configured\n",
-                 s.c_str());
+    log::warn("a key is refused: its plan is not configured", {{"key_prefix", s}});
+  const size_t count = next->size();
   keys_.replace(std::move(next));
+  metrics::key_reloads.inc();
+  metrics::keys_cached.set(static_cast<int64_t>(count));
+  log::info("keys loaded", {{"keys", std::to_string(count)}});
 }
 
 Caller KeyCache::anonymous_caller(std::string_view peer_ip) const {
@@ -49,7 +52,10 @@ AuthResult KeyCache::authenticate(std::optional<std::string_view> authorization,
   const auto token = bearer_token(*authorization);
   if (token && is_well_formed_key(*token)) {
     const auto snapshot = keys_.current();
-    if (const ActiveKey* key = snapshot->find_by_hash(hash_api_key_cached(*token))) {
+    const ActiveKey* key = snapshot->find_by_hash(hash_api_key_cached(*token));
+    // A secret replaced by a rotation works until its grace period ends.
+    if (key && key->expires_epoch_s != 0 && clock_.now_s() >= key->expires_epoch_s) key = nullptr;
+    if (key) {
       r.status = AuthStatus::Ok;
       r.caller.anonymous = false;
       r.caller.subject = key->subject;
@@ -57,6 +63,8 @@ AuthResult KeyCache::authenticate(std::optional<std::string_view> authorization,
       r.caller.label = key->label;
       r.caller.plan = key->plan;
       r.caller.key_id = key->id;
+      r.caller.rate_from_key = key->rate_from_key;
+      r.caller.quota_from_key = key->quota_from_key;
       return r;
     }
   }

@@ -11,14 +11,15 @@
 
 #include "accounts/access_control.hpp"
 #include "accounts/key_table.hpp"
+#include "core/clock.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::accounts {
 
 class KeyCache {
  public:
-  // `store` must outlive the cache. Nothing is loaded until refresh().
-  KeyCache(store::AccountStore& store, const std::vector<Plan>& plans);
+  // `store` and `clock` must outlive the cache. Nothing is loaded until refresh().
+  KeyCache(store::AccountStore& store, const std::vector<Plan>& plans, const Clock& clock);
 
   // Reloads when the store's generation moved (or always with force). Keys on a plan that
   // is not configured are refused and reported on stderr (by prefix). Throws what the
@@ -33,9 +34,13 @@ class KeyCache {
   // key is usable at once. Throws UnknownPlan, store::StoreError.
   std::string create_dev_key(const std::string& plan, int64_t now_s);
 
+  // The active keys with a webhook URL, as of the last refresh.
+  std::vector<WebhookKey> webhook_keys() const { return keys_.current()->webhook_keys(); }
+
  private:
   store::AccountStore& store_;
   const std::vector<Plan>& plans_;
+  const Clock& clock_;
   Plan anonymous_plan_;
   KeyTable keys_;
   std::mutex refresh_mu_;  // one reload at a time

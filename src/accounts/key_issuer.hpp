@@ -32,10 +32,19 @@ std::vector<std::string> assignable_plans(const std::vector<Plan>& plans);
 // Throws UnknownPlan unless `plan` is an assignable plan of `plans`.
 void check_assignable_plan(const std::vector<Plan>& plans, std::string_view plan);
 
+// Throws std::invalid_argument when `label` is longer than kMaxLabelLength or holds a
+// control character.
+void check_label(std::string_view label);
+
 // Generates a key of `kind` on `plan` and records its hash. Throws UnknownPlan,
 // std::invalid_argument (label too long or with control characters), store::StoreError.
 IssuedKey issue_key(store::AccountStore& store, const std::vector<Plan>& plans,
                     std::string_view plan, std::string_view label, KeyKind kind,
                     int64_t now_epoch_s);
+
+// The same with everything else a key record holds taken from `record` (its prefix and
+// hash are generated).
+IssuedKey issue_key(store::AccountStore& store, const std::vector<Plan>& plans,
+                    store::NewKey record, KeyKind kind);
 
 }  // namespace toolcalc::accounts

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -15,12 +16,33 @@
 
 namespace toolcalc::accounts {
 
+// A key's limits: its own where it has them, else its plan's.
+struct EffectiveLimits {
+  int64_t rate_per_minute = 0;
+  bool rate_from_key = false;
+  std::optional<int64_t> monthly_quota;
+  bool quota_from_key = false;
+};
+EffectiveLimits effective_limits(const Plan& plan, const store::KeyRecord& key);
+
 struct ActiveKey {
   int64_t id = 0;
   std::string subject;  // "key:<id>"
   std::string prefix;
   std::string label;
-  Plan plan;
+  Plan plan;  // the plan's name with the key's effective limits
+  bool rate_from_key = false;
+  bool quota_from_key = false;
+  // The secret before a rotation is accepted until this instant (epoch seconds); 0 for
+  // the current secret, which has no end.
+  int64_t expires_epoch_s = 0;
+};
+
+// An active key with a webhook URL (quota alerts).
+struct WebhookKey {
+  int64_t id = 0;
+  std::string prefix, label, url, secret;
+  std::optional<int64_t> monthly_quota;
 };
 
 class KeySnapshot {
@@ -31,9 +53,12 @@ class KeySnapshot {
                                                   const std::vector<Plan>& plans,
                                                   std::vector<std::string>* skipped = nullptr);
 
+  // The key this hash is a secret of, whether or not that secret has expired
+  // (ActiveKey::expires_epoch_s).
   const ActiveKey* find_by_hash(std::string_view key_hash) const;
   int64_t generation() const { return generation_; }
   size_t size() const { return by_hash_.size(); }
+  const std::vector<WebhookKey>& webhook_keys() const { return webhook_keys_; }
 
  private:
   struct StringHash {
@@ -42,6 +67,7 @@ class KeySnapshot {
   };
   int64_t generation_ = -1;
   std::unordered_map<std::string, ActiveKey, StringHash, std::equal_to<>> by_hash_;
+  std::vector<WebhookKey> webhook_keys_;
 };
 
 class KeyTable {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <exception>
 
 namespace toolcalc::accounts {
 
@@ -112,6 +113,19 @@ QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
   }
   s.remaining = std::max<int64_t>(0, limit - s.used);
   return s;
+}
+
+int64_t MonthlyQuota::used(int64_t key_id) const {
+  const int64_t month = utc_month_text(clock_.now_s()).month.index();
+  try {
+    ensure_loaded(month);
+  } catch (const std::exception&) {
+    // The store cannot say now: what memory holds (this reads, it never counts).
+  }
+  Shard& shard = shard_for(key_id);
+  std::lock_guard lock(shard.mu);
+  auto it = shard.counts.find(Slot{key_id, month});
+  return it == shard.counts.end() ? 0 : it->second.used;
 }
 
 std::vector<store::UsageDelta> MonthlyQuota::take_pending() {

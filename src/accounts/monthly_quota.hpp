@@ -47,6 +47,8 @@ class MonthlyQuota {
   // Returns `units` counted for `key_id` in `month` (UtcMonth::index()).
   void give_back(int64_t key_id, int64_t month, int64_t units);
   QuotaStatus status(int64_t key_id, int64_t limit) const;
+  // This month's count of `key_id` (status's `used`, without its texts).
+  int64_t used(int64_t key_id) const;
 
   // Every non-zero pending delta, zeroing it; the caller writes them to the store and,
   // when that fails, hands them back with restore_pending so the next flush retries.

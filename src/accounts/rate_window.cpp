@@ -23,6 +23,7 @@ RateDecision rate_decision(const WindowBounds& w, int64_t limit, int64_t used, b
   d.limit = limit;
   d.remaining = std::max<int64_t>(0, limit - used);
   d.reset_epoch_s = w.end_s;
+  d.now_s = w.now_s;
   // Whole seconds until the window ends: 1..60 (now_s < end_s always).
   d.retry_after_s = allowed ? 0 : std::max<int64_t>(1, w.end_s - w.now_s);
   return d;

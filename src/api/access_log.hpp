@@ -1,10 +1,12 @@
 #pragma once
 // One JSON line per response: time, request id, key prefix, method, path, status,
-// latency. Never a key, a hash, a query string or a body.
+// latency. Never a key, a hash, a query string or a body. Lines go to a LineBuffer
+// (core/line_buffer.hpp), which writes them in batches: a line costs a copy into memory,
+// not a system call (docs/performance.md, "The access log's cost").
 #include <cstdint>
 #include <string_view>
 
-#include "core/line_writer.hpp"
+#include "core/line_buffer.hpp"
 
 namespace toolcalc::api {
 
@@ -18,16 +20,17 @@ struct AccessLogEntry {
   int64_t latency_us = 0;
 };
 
-// Each line goes out whole with one write(2), or is dropped whole and counted when the
-// log's disk is full (core/line_writer.hpp).
+// The buffer's batches go out whole with one write(2), or their lines are dropped whole
+// and counted when the log's disk is full (the serve command writes them through
+// core/line_writer.hpp).
 class AccessLog {
  public:
-  explicit AccessLog(LineWriter* sink) : sink_(sink) {}  // nullptr: disabled
+  explicit AccessLog(LineBuffer* sink) : sink_(sink) {}  // nullptr: disabled
   void write(const AccessLogEntry& entry) const;
   bool enabled() const { return sink_ != nullptr; }
 
  private:
-  LineWriter* sink_;
+  LineBuffer* sink_;
 };
 
 }  // namespace toolcalc::api

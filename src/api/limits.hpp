@@ -15,6 +15,17 @@ inline constexpr std::size_t kBodyLimitBytes = 64 * 1024;
 inline constexpr int64_t kDefaultPageSize = 20;
 inline constexpr int64_t kMaxPageSize = 100;
 
+// Tolerance analyses and solves (docs/api.md, "Analyses"): one unit of the monthly quota
+// per kEvaluationsPerQuotaUnit evaluations of the tool, at least one per call.
+inline constexpr int64_t kEvaluationsPerQuotaUnit = 1000;
+inline constexpr int64_t analysis_quota_units(int64_t evaluations) {
+  const int64_t units = (evaluations + kEvaluationsPerQuotaUnit - 1) / kEvaluationsPerQuotaUnit;
+  return units < 1 ? 1 : units;
+}
+// Analyses that may wait for a thread of the analysis pool, per pool thread; one more is
+// answered 503 SERVER_BUSY.
+inline constexpr int kAnalysisQueuePerThread = 2;
+
 // A domain or a slug in a path: 1 to kMaxNameLength of [a-z0-9._-] (routes.cpp).
 inline constexpr std::size_t kMaxNameLength = 64;
 

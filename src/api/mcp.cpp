@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "api/analysis_schema.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
 #include "catalog/json_schema.hpp"
@@ -44,7 +45,52 @@ ToolIndex::ToolIndex(const catalog::Registry& registry) {
     w.field("openWorldHint", false).end_object();
     w.end_object();
   }
+  write_analysis_tools(w, registry);
   w.end_array().end_object();
+}
+
+void ToolIndex::write_analysis_tools(JsonWriter& w, const catalog::Registry& registry) {
+  std::vector<std::string> tolerance_tools, solve_tools;
+  for (const auto& r : registry.tools()) {
+    if (analysis_schema::has_tolerance(r.tool.descriptor))
+      tolerance_tools.push_back(tool_name(r.tool.descriptor));
+    if (analysis_schema::has_solve(r.tool.descriptor))
+      solve_tools.push_back(tool_name(r.tool.descriptor));
+  }
+  const auto annotations = [&](std::string_view title) {
+    w.key("annotations").begin_object().field("title", title).field("readOnlyHint", true);
+    w.field("destructiveHint", false).field("idempotentHint", true);
+    w.field("openWorldHint", false).end_object();
+  };
+  w.begin_object().field("name", kToleranceTool).field("title", "Tolerance analysis");
+  w.field("description",
+          "Runs one of the tools above with tolerances on up to 12 of its numeric inputs: for "
+          "every number output the worst case over every corner and Monte Carlo sample, the "
+          "first-order RSS spread (GUM) with each input's share of the variance, and Monte "
+          "Carlo statistics with a histogram; for text outputs the count of each value. "
+          "`tool` names the tool; the other arguments are the body of POST "
+          "/v1/{domain}/{slug}/tolerance. Deterministic for a given seed. Uses one unit of the "
+          "monthly quota per 1,000 evaluations (at least one).");
+  w.key("inputSchema");
+  analysis_schema::write_mcp_tolerance_input(w, tolerance_tools);
+  w.key("outputSchema");
+  analysis_schema::write_mcp_tolerance_output(w);
+  annotations("Tolerance analysis");
+  w.end_object();
+  w.begin_object().field("name", kSolveTool).field("title", "Solve for an input");
+  w.field("description",
+          "Finds every value of one numeric input of a tool, within its bounds, where one of "
+          "its number outputs equals a target (a scan for sign changes refined by Brent's "
+          "method), nearest the given value first, with the tool's outputs at each; when none "
+          "does, the error states the range the output reaches. `tool` names the tool; the "
+          "other arguments are the body of POST /v1/{domain}/{slug}/solve. Uses one or two "
+          "units of the monthly quota (one per 1,000 evaluations).");
+  w.key("inputSchema");
+  analysis_schema::write_mcp_solve_input(w, solve_tools);
+  w.key("outputSchema");
+  analysis_schema::write_mcp_solve_output(w);
+  annotations("Solve for an input");
+  w.end_object();
 }
 
 const catalog::RegisteredTool* ToolIndex::find(std::string_view name) const {
@@ -91,6 +137,44 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
       if (c < '0' || c > '9') return false;
   }
   return host == "localhost" || host == "127.0.0.1" || host == "[::1]";
+}
+
+std::string call_result(std::string_view id_json, std::string_view result_json,
+                        std::string_view request_id, std::optional<int64_t> quota_remaining) {
+  std::string s;
+  s.reserve(160 + 2 * result_json.size());
+  JsonWriter w(s);
+  w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
+  w.key("result").begin_object();
+  w.key("content").begin_array().begin_object().field("type", "text");
+  w.field("text", result_json).end_object().end_array();
+  w.key("structuredContent").raw(result_json).field("isError", false);
+  w.key("_meta").begin_object().field("toolcalc/request_id", request_id);
+  w.key("toolcalc/quota_remaining");
+  if (quota_remaining)
+    w.integer(*quota_remaining);
+  else
+    w.null();
+  w.end_object();
+  w.end_object().end_object();
+  return s;
+}
+
+std::string call_error(std::string_view id_json, const ApiError& error,
+                       std::string_view request_id) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
+  w.key("result").begin_object();
+  w.key("content").begin_array().begin_object().field("type", "text");
+  w.field("text", error.message).end_object().end_array();
+  w.field("isError", true);
+  w.key("_meta").begin_object().field("toolcalc/request_id", request_id);
+  w.key("toolcalc/error").begin_object().field("code", error.code_name());
+  if (!error.field.empty()) w.field("field", error.field);
+  w.end_object().end_object();
+  w.end_object().end_object();
+  return s;
 }
 
 std::string error_body(const ApiError& error, std::string_view id_json,
@@ -246,6 +330,8 @@ void Service::mcp_endpoint(Context& ctx) {
   if (!name_value || !name_value->is_string())
     return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "params.name (a string) is required"));
   const std::string_view name = name_value->get_string();
+  if (name == mcp::kToleranceTool || name == mcp::kSolveTool)
+    return mcp_analysis_call(ctx, params, name == mcp::kToleranceTool);
   const catalog::RegisteredTool* registered = mcp_tools_.find(name);
   if (!registered) {
     std::string msg = "unknown tool '" + std::string(name.substr(0, 200)) + "'";
@@ -270,34 +356,56 @@ void Service::mcp_endpoint(Context& ctx) {
   std::string result_json;
   accounts::QuotaReservation quota;
   ApiError error;
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object();
-  if (run_tool(ctx, tool, body, result_json, quota, error)) {
-    w.key("content").begin_array().begin_object().field("type", "text");
-    w.field("text", result_json).end_object().end_array();
-    w.key("structuredContent").raw(result_json).field("isError", false);
-    w.key("_meta").begin_object().field("toolcalc/request_id", res.request_id);
-    w.key("toolcalc/quota_remaining");
-    if (quota.unlimited)
-      w.null();
-    else
-      w.integer(quota.remaining);
-    w.end_object();
-  } else if (error.status() == 400 || error.status() == 422) {
-    // Tool execution errors: the model reads the message and can correct the call.
-    w.key("content").begin_array().begin_object().field("type", "text");
-    w.field("text", error.message).end_object().end_array();
-    w.field("isError", true);
-    w.key("_meta").begin_object().field("toolcalc/request_id", res.request_id);
-    w.key("toolcalc/error").begin_object().field("code", error.code_name());
-    if (!error.field.empty()) w.field("field", error.field);
-    w.end_object().end_object();
-  } else {
-    return ctx.fail(error);  // 429 QUOTA_EXCEEDED (Retry-After is set), as on REST
+  if (run_tool(ctx, tool, body, result_json, quota, error))
+    return reply(200, mcp::call_result(ctx.mcp_id, result_json, res.request_id,
+                                       quota.unlimited ? std::nullopt
+                                                       : std::optional<int64_t>(quota.remaining)));
+  // Tool execution errors: the model reads the message and can correct the call.
+  if (error.status() == 400 || error.status() == 422)
+    return reply(200, mcp::call_error(ctx.mcp_id, error, res.request_id));
+  return ctx.fail(error);  // 429 QUOTA_EXCEEDED (Retry-After is set), as on REST
+}
+
+// tools/call of tolerance_analysis or solve_for_input: `tool` names the catalog tool, the
+// other arguments are the REST body (api/analysis.cpp).
+void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool tolerance) {
+  Response& res = ctx.res;
+  const json::value* arguments = params.if_contains("arguments");
+  if (arguments && !arguments->is_object()) {
+    res.status = 200;
+    res.body = rpc_error(ctx.mcp_id, kInvalidParams, "params.arguments must be an object");
+    return;
   }
-  w.end_object();
-  reply(200, rpc_result(ctx.mcp_id, result));
+  if (ctx.caller.anonymous) {
+    res.set_header("WWW-Authenticate", "Bearer");
+    return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
+  }
+  static const json::object kNoArguments;
+  json::object body = arguments ? arguments->get_object() : kNoArguments;
+  const json::value* tool_value = body.if_contains("tool");
+  const catalog::RegisteredTool* registered = nullptr;
+  std::string problem;
+  if (!tool_value || !tool_value->is_string()) {
+    problem = "tool (a string) is required: the name of the tool to " +
+              std::string(tolerance ? "analyse" : "solve") + ", as tools/list gives it";
+  } else {
+    const std::string_view name = tool_value->get_string();
+    registered = mcp_tools_.find(name);
+    if (!registered) {
+      problem = "unknown tool '" + std::string(name.substr(0, 200)) + "'";
+      if (const std::string hint = mcp_tools_.suggest(name); !hint.empty())
+        problem += "; did you mean '" + hint + "'?";
+      else
+        problem += " (tools/list names every tool)";
+    }
+  }
+  if (!registered) {
+    res.status = 200;
+    res.body = mcp::call_error(ctx.mcp_id, validation_error("tool", problem), res.request_id);
+    return;
+  }
+  body.erase("tool");
+  mcp_analysis(ctx, *registered, tolerance, json::serialize(body));
 }
 
 }  // namespace toolcalc::api

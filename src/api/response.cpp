@@ -32,8 +32,9 @@ class LineWriter {
   char* p_;
 };
 
-// The names, separators and the three numbers of the X-RateLimit-* lines at their longest.
-constexpr size_t kRateLinesBound = 3 * (24 + 20 + 2);
+// The names, separators and the three numbers of the X-RateLimit-* lines at their longest,
+// and the RateLimit-Policy and RateLimit lines with four numbers each.
+constexpr size_t kRateLinesBound = 3 * (24 + 20 + 2) + 2 * (64 + 4 * 20);
 constexpr size_t kIdAndVersionOverhead = 2 * (16 + 2);
 
 }  // namespace
@@ -44,9 +45,18 @@ void write_lead_headers(Response& response, std::string_view tool_version,
                                           response.request_id.size() + tool_version.size());
   if (!response.request_id.empty()) w << "X-Request-ID: " << response.request_id << "\r\n";
   if (!tool_version.empty()) w << "X-Tool-Version: " << tool_version << "\r\n";
-  if (rate)
+  if (rate) {
     w << "X-RateLimit-Limit: " << rate->limit << "\r\nX-RateLimit-Remaining: " << rate->remaining
       << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
+    // Structured-field lists (RFC 9651): a String item per policy with Integer parameters.
+    const int64_t t = rate->reset_epoch_s > rate->now_s ? rate->reset_epoch_s - rate->now_s : 0;
+    w << "RateLimit-Policy: \"minute\";q=" << rate->limit << ";w=60";
+    if (rate->month) w << ", \"month\";q=" << rate->month->quota << ";w=" << rate->month->window_s;
+    w << "\r\nRateLimit: \"minute\";r=" << rate->remaining << ";t=" << t;
+    if (rate->month)
+      w << ", \"month\";r=" << rate->month->remaining << ";t=" << rate->month->reset_s;
+    w << "\r\n";
+  }
   w.finish();
 }
 

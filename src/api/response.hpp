@@ -28,11 +28,21 @@ struct HeaderBlock {
   std::string lines;  // "Name: value\r\n" for each, in order
 };
 
-// The X-RateLimit-* values of a response.
+// The X-RateLimit-* values of a response, and the policies of the RateLimit-Policy and
+// RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09; docs/api.md, "Headers"): the
+// per-minute window and, for a caller with a monthly quota, the month.
 struct RateLimitHeaders {
   int64_t limit = 0;
   int64_t remaining = 0;  // never negative
   int64_t reset_epoch_s = 0;
+  int64_t now_s = 0;  // the instant the window's `t` counts from
+  struct Month {
+    int64_t quota = 0;
+    int64_t remaining = 0;  // never negative
+    int64_t window_s = 0;   // the current month's length
+    int64_t reset_s = 0;    // seconds until it ends
+  };
+  std::optional<Month> month;
 };
 
 struct Response {
@@ -40,8 +50,9 @@ struct Response {
 
   int status = 200;
   // The headers every API response starts with, "Name: value\r\n" each, in this order:
-  // X-Request-ID, X-Tool-Version, then X-RateLimit-Limit/-Remaining/-Reset when the caller's
-  // window is known (write_lead_headers). The transport sends them first, as they are.
+  // X-Request-ID, X-Tool-Version, then X-RateLimit-Limit/-Remaining/-Reset, RateLimit-Policy
+  // and RateLimit when the caller's window is known (write_lead_headers). The transport
+  // sends them first, as they are.
   std::string lead_headers;
   // Header names are string literals (static storage): no allocation per name. Sent after
   // lead_headers, in order, then common_headers.

@@ -40,8 +40,12 @@ bool valid_name(std::string_view s) {
   return true;
 }
 
-// "/" (the page) or "/" + an embedded file's name.
+// "/" (the page) or "/" + an embedded file's name; or /llms.txt (llmstxt.org: at the root).
 bool match_asset(std::string_view path, Route& route) {
+  if (path == "/llms.txt") {
+    route.kind = RouteKind::LlmsTxt;
+    return true;
+  }
   if (path.empty() || path.front() != '/') return false;
   path.remove_prefix(1);
   if (!path.empty() && !is_embedded_file(path)) return false;
@@ -62,15 +66,29 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
-  // The playground is served at the root and under the base path alike.
+  // The playground, llms.txt and /metrics are served at the root and under the base path
+  // alike (Prometheus scrapes /metrics by default).
   if (match_asset(path, route)) return route;
+  if (path == "/metrics") {
+    route.kind = RouteKind::Metrics;
+    return route;
+  }
   if (!base_path.empty()) {
     if (path.substr(0, base_path.size()) != base_path) return route;
     path.remove_prefix(base_path.size());
     if (match_asset(path, route)) return route;
+    if (path == "/metrics") {
+      route.kind = RouteKind::Metrics;
+      return route;
+    }
   }
   if (path == "/mcp") {
     route.kind = RouteKind::Mcp;
+    return route;
+  }
+  if (path.starts_with("/admin/v1/")) {
+    route.kind = RouteKind::Admin;
+    route.slug = path.substr(10);
     return route;
   }
   if (path.substr(0, 4) != "/v1/") return route;
@@ -85,8 +103,12 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.kind = RouteKind::Domains;
     else if (seg[0] == "me")
       route.kind = RouteKind::Me;
+    else if (seg[0] == "usage")
+      route.kind = RouteKind::Usage;
     else if (seg[0] == "health")
       route.kind = RouteKind::Health;
+    else if (seg[0] == "ready")
+      route.kind = RouteKind::Ready;
     else if (seg[0] == "openapi.json")
       route.kind = RouteKind::OpenApi;
   } else if (n == 2) {
@@ -100,23 +122,79 @@ Route match_route(std::string_view target, std::string_view base_path) {
       route.domain = seg[0];
       route.slug = seg[1];
     }
-  } else if (n == 3 && (seg[2] == "schema" || seg[2] == "sweep") && seg[0] != "tools" &&
-             valid_name(seg[0]) && valid_name(seg[1])) {
-    route.kind = seg[2] == "schema" ? RouteKind::Schema : RouteKind::Sweep;
-    route.domain = seg[0];
-    route.slug = seg[1];
+  } else if (n == 3 && seg[0] != "tools" && valid_name(seg[0]) && valid_name(seg[1])) {
+    if (seg[2] == "schema")
+      route.kind = RouteKind::Schema;
+    else if (seg[2] == "sweep")
+      route.kind = RouteKind::Sweep;
+    else if (seg[2] == "tolerance")
+      route.kind = RouteKind::Tolerance;
+    else if (seg[2] == "solve")
+      route.kind = RouteKind::Solve;
+    if (route.kind != RouteKind::NotFound) {
+      route.domain = seg[0];
+      route.slug = seg[1];
+    }
   }
   return route;
+}
+
+std::string_view route_name(RouteKind kind) {
+  switch (kind) {
+    case RouteKind::NotFound:
+      return "not_found";
+    case RouteKind::Execute:
+      return "execute";
+    case RouteKind::Schema:
+      return "schema";
+    case RouteKind::Sweep:
+      return "sweep";
+    case RouteKind::Tolerance:
+      return "tolerance";
+    case RouteKind::Solve:
+      return "solve";
+    case RouteKind::Tools:
+      return "tools";
+    case RouteKind::ToolBySlug:
+      return "tool";
+    case RouteKind::Domains:
+      return "domains";
+    case RouteKind::Me:
+      return "me";
+    case RouteKind::Usage:
+      return "usage";
+    case RouteKind::Health:
+      return "health";
+    case RouteKind::Ready:
+      return "ready";
+    case RouteKind::OpenApi:
+      return "openapi";
+    case RouteKind::Mcp:
+      return "mcp";
+    case RouteKind::Asset:
+      return "playground";
+    case RouteKind::LlmsTxt:
+      return "llms_txt";
+    case RouteKind::Admin:
+      return "admin";
+    case RouteKind::Metrics:
+      return "metrics";
+  }
+  return "not_found";
 }
 
 std::string_view allowed_methods(RouteKind kind) {
   switch (kind) {
     case RouteKind::Execute:
     case RouteKind::Sweep:
+    case RouteKind::Tolerance:
+    case RouteKind::Solve:
     case RouteKind::Mcp:
       return "POST, OPTIONS";
     case RouteKind::Asset:
       return "GET, HEAD, OPTIONS";
+    case RouteKind::Admin:
+      return "GET, POST, PATCH, DELETE, OPTIONS";
     case RouteKind::NotFound:
       return "";
     default:

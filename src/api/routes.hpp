@@ -10,20 +10,30 @@ enum class RouteKind {
   Execute,     // /v1/{domain}/{slug}
   Schema,      // /v1/{domain}/{slug}/schema
   Sweep,       // /v1/{domain}/{slug}/sweep
+  Tolerance,   // /v1/{domain}/{slug}/tolerance
+  Solve,       // /v1/{domain}/{slug}/solve
   Tools,       // /v1/tools
   ToolBySlug,  // /v1/tools/{slug}
   Domains,     // /v1/domains
   Me,          // /v1/me
-  Health,      // /v1/health
+  Usage,       // /v1/usage
+  Health,      // /v1/health (liveness)
+  Ready,       // /v1/ready (readiness)
   OpenApi,     // /v1/openapi.json
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
+  LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
+  Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
+  Metrics,     // /metrics (Prometheus), also under the base path; stays last (kRouteKinds)
 };
+
+// The route's name in metrics labels ("execute", "tools", …).
+std::string_view route_name(RouteKind kind);
 
 struct Route {
   RouteKind kind = RouteKind::NotFound;
-  std::string_view domain;  // Execute, Schema, Sweep
-  std::string_view slug;    // Execute, Schema, Sweep, ToolBySlug; Asset: the file ("" = page)
+  std::string_view domain;  // Execute, Schema, Sweep, Tolerance, Solve
+  std::string_view slug;    // those and ToolBySlug; Asset: the file ("" = page)
   std::string_view query;   // after '?', without it
 };
 
@@ -34,8 +44,14 @@ std::string name_pattern();
 // `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
 Route match_route(std::string_view target, std::string_view base_path);
 
-// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS"
-// or, for the playground's files, "GET, HEAD, OPTIONS".
+// Routes about one tool: /v1/{domain}/{slug} and its sub-resources.
+inline bool is_tool_route(RouteKind kind) {
+  return kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep ||
+         kind == RouteKind::Tolerance || kind == RouteKind::Solve;
+}
+
+// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS",
+// for the playground's files "GET, HEAD, OPTIONS", for the admin API every method it uses.
 std::string_view allowed_methods(RouteKind kind);
 
 }  // namespace toolcalc::api

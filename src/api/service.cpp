@@ -6,9 +6,13 @@
 #include <exception>
 #include <memory>
 
+#include "accounts/api_key.hpp"
 #include "accounts/rate_window.hpp"
+#include "accounts/utc_month.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
+#include "api/limits.hpp"
+#include "api/llms_txt.hpp"
 #include "api/openapi/openapi.hpp"
 #include "api/query.hpp"
 #include "api/request_id.hpp"
@@ -17,6 +21,7 @@
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 #include "core/text.hpp"
 
 namespace toolcalc::api {
@@ -25,7 +30,7 @@ namespace {
 
 constexpr std::string_view kExposedHeaders =
     "X-Request-ID, X-Tool-Version, X-RateLimit-Limit, X-RateLimit-Remaining, "
-    "X-RateLimit-Reset, Retry-After";
+    "X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After";
 
 }  // namespace
 
@@ -61,10 +66,16 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       access_log_(options_.access_log),
       started_ms_(clock.now_ms()),
       openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
+      llms_txt_(render_llms_txt(registry, options_.base_path)),
+      admin_openapi_json_(openapi::render_admin({options_.version, options_.base_path, {}})),
       mcp_tools_(registry),
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
-      revalidated_headers_(common_headers("no-cache")) {
+      revalidated_headers_(common_headers("no-cache")),
+      request_metrics_(registry) {
+  if (options_.analysis_threads > 0)
+    analyses_ = std::make_unique<AnalysisPool>(options_.analysis_threads,
+                                               options_.analysis_threads * kAnalysisQueuePerThread);
   // The first page of the listing, all domains and each domain: what a client asks for
   // almost always, rendered once (the registry is immutable), as are each tool's schema
   // and details.
@@ -73,6 +84,18 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
     ToolsQuery q;
     q.domain = d.name;
     first_tools_pages_.emplace(d.name, result_body_prefix(render_tools_page(q)));
+  }
+  if (admin_enabled()) {
+    admin_token_digest_ = accounts::hash_api_key(options_.admin_token);
+    // Names the token in the audit log without revealing it: 32 bits of its SHA-256, of a
+    // token of at least 32 random characters (cli/admin_token.hpp).
+    static constexpr char hex[] = "0123456789abcdef";
+    admin_token_id_ = "admin-";
+    for (size_t i = 0; i < 4; ++i) {
+      const auto b = static_cast<unsigned char>(admin_token_digest_[i]);
+      admin_token_id_ += hex[b >> 4];
+      admin_token_id_ += hex[b & 15];
+    }
   }
   tool_bodies_.reserve(registry_.tools().size());
   for (const auto& t : registry_.tools())
@@ -85,8 +108,8 @@ const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& too
 }
 
 // The pipeline of every request, written once (docs/architecture.md, "A request's path"):
-//   answer_uncounted → identify_caller → rate step → dispatch → finish (waits until what
-//   the request counted is durable) → end_request.
+//   answer_uncounted → identify_caller → rate step → dispatch → end_request (a 200 that
+//   counted quota units waits there until they are durable) → send.
 // The rate step is the one that may wait on a shared store: with a store that answers
 // asynchronously on this thread, the request is moved to the heap and resumes when the
 // reply arrives; otherwise it is taken at once.
@@ -99,141 +122,77 @@ Response Service::handle(const Request& request) {
 bool Service::handle_async(const Request& request, Response& res, std::function<void()> done) {
   assign_request_id(res.request_id);
   Context ctx(request, res, match_route(request.target, options_.base_path));
+  // Without an admin token the admin API does not exist (docs/operations.md).
+  if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
-  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx); });
-  if (answered) {
-    end_request(ctx);
-    return true;
-  }
+  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx) || answer_admin(ctx); });
+  if (answered) return end_request(ctx);  // counted nothing: ends now
   identify_caller(ctx);
+  ctx.done = std::move(done);
 
-  if (done && access_.steps_asynchronously()) {
+  if (ctx.done && access_.steps_asynchronously()) {
     auto held = std::make_shared<Context>(ctx);
-    accounts::AccessControl::RateStepDone resume = [this, held, done = std::move(done)](
-                                                       accounts::RateStep&& step,
-                                                       std::exception_ptr failure) mutable {
+    accounts::AccessControl::RateStepDone resume = [this, held](accounts::RateStep&& step,
+                                                                std::exception_ptr failure) {
+      bool ended;
       {
         accounts::CountingScope scope(held->counted);
-        after_rate_step(*held, std::move(step), failure);
+        ended = after_rate_step(*held, std::move(step), failure);
       }
-      if (finish(*held, done)) done();
+      if (ended) held->done();
     };
     if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
   }
-  {
-    // Whatever the request counts from here on is recorded in ctx.counted.
-    accounts::CountingScope scope(ctx.counted);
-    accounts::RateStep step;
-    std::exception_ptr failure;
-    try {
-      step = take_rate_step(ctx);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    after_rate_step(ctx, std::move(step), failure);
+  // Whatever the request counts from here on is recorded in ctx.counted.
+  accounts::CountingScope scope(ctx.counted);
+  accounts::RateStep step;
+  std::exception_ptr failure;
+  try {
+    step = take_rate_step(ctx);
+  } catch (...) {
+    failure = std::current_exception();
   }
-  return finish(ctx, done);
+  return after_rate_step(ctx, std::move(step), failure);
+}
+
+void Service::stop_analyses() {
+  if (analyses_) analyses_->stop();
 }
 
 accounts::RateStep Service::take_rate_step(Context& ctx) {
-  accounts::RateStep step;
-  if (ctx.for_execution)
-    step.rate = access_.take_rate_unit_for_execution(ctx.caller, step.early);
-  else
-    step.rate = access_.take_rate_unit(ctx.caller);
-  return step;
+  return access_.take_rate_step(ctx.caller, ctx.for_execution);
 }
 
-void Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
+bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
   run_or_answer_failure(ctx, [&] {
     if (failure) std::rethrow_exception(failure);
     ctx.rate = step.rate;
     ctx.rate_known = true;
     ctx.early_quota = std::move(step.early);
+    ctx.month = step.month;
     dispatch(ctx);
   });
-  // A quota unit reserved with the rate unit but not used (the request failed before
-  // running its tool) goes back.
-  if (ctx.early_quota) {
-    access_.release_quota(ctx.caller, *ctx.early_quota, 1);
-    ctx.early_quota.reset();
-  }
+  if (ctx.deferred) return false;
+  return end_request(ctx);
 }
 
-namespace {
-
-ApiError store_unavailable() {
-  return {ErrorCode::StoreUnavailable,
-          "the accounts store that counts rate limits and quotas is unreachable, so the "
-          "request was neither counted nor run; retry shortly",
-          {}};
-}
-
-// A 200 whose units could not be stored: answered as a store outage (fail closed), the
-// units given back by the AccessControl. Headers and rate state stay those of the request.
-void fail_uncommitted(Response& res, bool mcp, const std::string& mcp_id) {
-  const ApiError error = store_unavailable();
-  res.set_header("Retry-After", "1");
-  res.status = error.status();
-  res.body_prefix = {};
-  res.body =
-      mcp ? mcp::error_body(error, mcp_id, res.request_id) : error_body(error, res.request_id);
-}
-
-}  // namespace
-
-// What a response waiting for its units' commit needs to end: its request and response
-// (kept alive by the transport until `done`), and how to answer a failed commit.
+// A request whose 200 waits for its counts' group commit: the context moves here (the
+// transport keeps the request and response alive until `done`).
 class Service::FinishWhenDurable final : public accounts::DurableWait {
  public:
-  FinishWhenDurable(Service& service, const Context& ctx, std::function<void()>&& done)
-      : service_(service),
-        req_(ctx.req),
-        res_(ctx.res),
-        started_(ctx.started),
-        mcp_(ctx.route.kind == RouteKind::Mcp),
-        mcp_id_(mcp_ ? ctx.mcp_id : std::string()),
-        done_(std::move(done)) {}
-
-  std::function<void()> take_done() { return std::move(done_); }
+  FinishWhenDurable(Service& service, Context&& context)
+      : ctx(std::move(context)), service_(service) {}
 
   void on_durable(bool durable) override {
-    if (!durable) fail_uncommitted(res_, mcp_, mcp_id_);
-    service_.log_access(req_, res_, started_);
-    done_();
+    service_.send(ctx, durable);
+    ctx.done();
   }
+
+  Context ctx;
 
  private:
   Service& service_;
-  const Request& req_;
-  Response& res_;
-  std::chrono::steady_clock::time_point started_;
-  bool mcp_;
-  std::string mcp_id_;
-  std::function<void()> done_;
 };
-
-// docs/reliability.md, "Counts on disk": a response that acknowledges counted
-// units is sent only once they are durable. Its headers are written now; the access log
-// line when it is sent.
-bool Service::finish(Context& ctx, std::function<void()>& done) {
-  if (ctx.res.status != 200 || ctx.counted.empty()) {
-    end_request(ctx);
-    return true;
-  }
-  add_response_headers(ctx);
-  std::unique_ptr<accounts::DurableWait> wait;
-  FinishWhenDurable* finisher = nullptr;
-  if (done) wait.reset(finisher = new FinishWhenDurable(*this, ctx, std::move(done)));
-  const accounts::Durability d = access_.await_durable(ctx.counted, wait);
-  if (d == accounts::Durability::Waiting) return false;  // `wait` was taken
-  // Not taken: `done` goes back to the caller, which calls it when this returns true.
-  if (finisher) done = finisher->take_done();
-  if (d == accounts::Durability::Failed)
-    fail_uncommitted(ctx.res, ctx.route.kind == RouteKind::Mcp, ctx.mcp_id);
-  log_access(ctx.req, ctx.res, ctx.started);
-  return true;
-}
 
 template <typename Step>
 void Service::run_or_answer_failure(Context& ctx, Step&& step) {
@@ -249,14 +208,83 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
   }
 }
 
-void Service::end_request(Context& ctx) {
+bool Service::end_request(Context& ctx) {
+  // A quota unit reserved with the rate unit but not used (the request failed before
+  // running its tool) goes back.
+  if (ctx.early_quota) {
+    accounts::CountingScope scope(ctx.counted);
+    access_.release_quota(ctx.caller, *ctx.early_quota, 1);
+    ctx.early_quota.reset();
+    ctx.note_released(1);
+  }
+  // docs/reliability.md, "Counts on disk": a response that acknowledges counted units (a
+  // 200 that kept quota units) is sent only once they are durable.
+  if (ctx.res.status != 200 || ctx.counted.empty()) {
+    send(ctx, true);
+    return true;
+  }
+  std::unique_ptr<accounts::DurableWait> wait;
+  FinishWhenDurable* finisher = nullptr;
+  if (ctx.done) wait.reset(finisher = new FinishWhenDurable(*this, std::move(ctx)));
+  Context& c = finisher ? finisher->ctx : ctx;
+  const accounts::Durability d = access_.await_durable(c.counted, wait);
+  if (d == accounts::Durability::Waiting) return false;  // `wait` was taken
+  send(c, d == accounts::Durability::Durable);
+  if (finisher) ctx.done = std::move(c.done);  // the caller calls it
+  return true;
+}
+
+void Service::send(Context& ctx, bool durable) {
+  if (!durable) {
+    // The units could not be stored (the AccessControl gave them back): answered as a
+    // store outage, fail closed, as if they had never been counted.
+    ctx.note_released(ctx.counted.total());
+    ctx.units_kept = 0;
+    answer_store_unavailable(ctx);
+  }
+  record_tool_usage(ctx);
+  // A counted response that neither read nor used the month (discovery with a key, an
+  // early refusal on the embedded store) reports it as it stands.
+  if (!ctx.month && ctx.rate_known && !ctx.store_unavailable)
+    ctx.month = access_.peek_quota(ctx.caller);
   add_response_headers(ctx);
-  log_access(ctx.req, ctx.res, ctx.started);
+  const int64_t elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now() - ctx.started)
+                                 .count();
+  request_metrics_.count(ctx.route.kind, ctx.registered, ctx.res.status, elapsed_ns);
+  log_access(ctx, elapsed_ns);
+}
+
+// The usage history (GET /v1/usage) counts what a key's requests to a tool ended with:
+// execute and sweep paths by their status, MCP tool calls by their tool result. Requests
+// naming no tool (an unknown slug, an MCP call refused before its tool was read) are not
+// counted. Recorded once the status is final (after the group commit): it is written with
+// the next commit.
+void Service::record_tool_usage(Context& ctx) {
+  if (ctx.auth_status != accounts::AuthStatus::Ok || ctx.caller.anonymous) return;
+  const RouteKind kind = ctx.route.kind;
+  int status = 0;
+  if (kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Tolerance ||
+      kind == RouteKind::Solve)
+    status = ctx.res.status;
+  else if (kind == RouteKind::Mcp)
+    status = ctx.store_unavailable ? ctx.res.status : ctx.tool_status;
+  if (status == 0) return;
+  const catalog::ToolDescriptor* tool = ctx.tool;
+  if (!tool && kind != RouteKind::Mcp) {
+    // Refused before dispatch looked the tool up (429 RATE_LIMITED, 503).
+    if (const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug))
+      tool = &registered->tool.descriptor;
+  }
+  if (!tool) return;
+  access_.record_usage(ctx.caller, tool->domain, tool->slug, status,
+                       status == 200 ? ctx.units_kept : 0);
 }
 
 // Fail closed (docs/api.md, "Shared store"): nothing was counted, so nothing runs. The
 // X-RateLimit-* headers say no unit is available until the window ends.
 void Service::answer_store_unavailable(Context& ctx) {
+  ctx.store_unavailable = true;
   if (!ctx.rate_known) {
     const int64_t now_s = clock_.now_s();
     const int64_t window = accounts::kRateWindowSeconds;
@@ -264,10 +292,14 @@ void Service::answer_store_unavailable(Context& ctx) {
     ctx.rate.limit = ctx.caller.plan.rate_per_minute;
     ctx.rate.remaining = 0;
     ctx.rate.reset_epoch_s = now_s / window * window + window;  // epoch seconds are > 0
+    ctx.rate.now_s = now_s;
     ctx.rate_known = true;
   }
   ctx.res.set_header("Retry-After", "1");
-  ctx.fail(store_unavailable());
+  ctx.fail({ErrorCode::StoreUnavailable,
+            "the accounts store that counts rate limits and quotas is unreachable, so the "
+            "request was neither counted nor run; retry shortly",
+            {}});
 }
 
 Response Service::transport_error(const ApiError& error, std::string_view peer_ip) {
@@ -282,29 +314,39 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   if (error.code == ErrorCode::ServerBusy) res.set_header("Retry-After", "1");
   ctx.fail(error);
   add_response_headers(ctx);
-  log_access(req, res, ctx.started);
+  request_metrics_.count_transport(res.status);
+  log_access(ctx, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - ctx.started)
+                      .count());
   return res;
 }
 
 void Service::add_response_headers(Context& ctx) {
   Response& res = ctx.res;
   std::optional<RateLimitHeaders> rate;
-  if (ctx.rate_known)
-    rate = RateLimitHeaders{ctx.rate.limit, std::max<int64_t>(0, ctx.rate.remaining),
-                            ctx.rate.reset_epoch_s};
+  if (ctx.rate_known) {
+    rate = RateLimitHeaders{ctx.rate.limit,
+                            std::max<int64_t>(0, ctx.rate.remaining),
+                            ctx.rate.reset_epoch_s,
+                            ctx.rate.now_s > 0 ? ctx.rate.now_s : clock_.now_s(),
+                            {}};
+    if (ctx.month) {
+      const accounts::UtcMonth& m = accounts::utc_month_text(rate->now_s).month;
+      rate->month =
+          RateLimitHeaders::Month{ctx.month->limit, std::max<int64_t>(0, ctx.month->remaining),
+                                  m.end_s - m.start_s, m.end_s - rate->now_s};
+    }
+  }
   write_lead_headers(res, ctx.tool ? std::string_view(ctx.tool->version) : options_.version, rate);
   // API answers are never cached; the playground's files are, but revalidated (ETag).
   res.common_headers = ctx.revalidate ? &revalidated_headers_ : &uncached_headers_;
   res.key_prefix = ctx.caller.key_prefix;
 }
 
-void Service::log_access(const Request& req, const Response& res,
-                         std::chrono::steady_clock::time_point started) {
+void Service::log_access(const Context& ctx, int64_t elapsed_ns) {
   if (!access_log_.enabled()) return;
-  const auto elapsed = std::chrono::steady_clock::now() - started;
-  access_log_.write({clock_.now_ms(), res.request_id, res.key_prefix, req.method, req.target,
-                     res.status,
-                     std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count()});
+  access_log_.write({clock_.now_ms(), ctx.res.request_id, ctx.res.key_prefix, ctx.req.method,
+                     ctx.req.target, ctx.res.status, elapsed_ns / 1000});
 }
 
 namespace {
@@ -319,12 +361,14 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-// CORS preflight, liveness and the playground's files: answered before the caller is
-// identified, never limited or counted (they carry the anonymous window's headers).
+// CORS preflight, liveness, readiness, metrics, the playground's files and llms.txt:
+// answered before the caller is identified, never limited or counted (they carry the
+// anonymous window's headers).
 bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
   const RouteKind kind = ctx.route.kind;
-  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset)
+  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
+      kind != RouteKind::Ready && kind != RouteKind::Metrics && kind != RouteKind::LlmsTxt)
     return false;
   ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
   ctx.rate = access_.peek_rate(ctx.caller);
@@ -345,6 +389,12 @@ bool Service::answer_uncounted(Context& ctx) {
   } else if (req.method != "GET") {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this endpoint", {}});
+  } else if (kind == RouteKind::Ready) {
+    ready(ctx);
+  } else if (kind == RouteKind::Metrics) {
+    prometheus_metrics(ctx);
+  } else if (kind == RouteKind::LlmsTxt) {
+    llms_txt(ctx);
   } else {
     health(ctx);
   }
@@ -384,23 +434,25 @@ void Service::dispatch(Context& ctx) {
   }
 
   if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-  if (kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep) {
+  if (is_tool_route(kind)) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.registered = registered;
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post =
-      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Mcp;
+  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
+                          kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
+                          kind == RouteKind::Mcp;
   if (req.method != (wants_post ? "POST" : "GET")) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     return ctx.fail({ErrorCode::MethodNotAllowed,
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
-  const bool needs_key =
-      kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Me;
+  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
+                         kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
+                         kind == RouteKind::Me || kind == RouteKind::Usage;
   if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
@@ -411,6 +463,10 @@ void Service::dispatch(Context& ctx) {
       return execute(ctx);
     case RouteKind::Sweep:
       return sweep(ctx);
+    case RouteKind::Tolerance:
+      return tolerance(ctx);
+    case RouteKind::Solve:
+      return solve(ctx);
     case RouteKind::Schema:
       return schema(ctx);
     case RouteKind::Tools:
@@ -421,6 +477,8 @@ void Service::dispatch(Context& ctx) {
       return domains(ctx);
     case RouteKind::Me:
       return me(ctx);
+    case RouteKind::Usage:
+      return usage(ctx);
     case RouteKind::OpenApi:
       return openapi(ctx);
     case RouteKind::Mcp:
@@ -433,7 +491,10 @@ void Service::dispatch(Context& ctx) {
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
                        std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
   catalog::Inputs inputs;
-  if (!prepare_inputs(tool.descriptor, body, inputs, error)) return false;
+  if (!prepare_inputs(tool.descriptor, body, inputs, error)) {
+    ctx.tool_status = error.status();
+    return false;
+  }
 
   if (ctx.early_quota) {
     quota = *ctx.early_quota;
@@ -441,7 +502,9 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   } else {
     quota = access_.reserve_quota(ctx.caller, 1);
   }
+  ctx.note_quota(quota);
   if (!quota.allowed) {
+    ctx.tool_status = 429;
     ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, quota.retry_after_s)));
     error = {ErrorCode::QuotaExceeded,
 
@@ -456,13 +519,20 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
     computed = compute_result(tool, inputs, out, error);
   } catch (...) {
     access_.release_quota(ctx.caller, quota, 1);
+    ctx.note_released(1);
+    ctx.tool_status = 500;
     throw;
   }
   if (!computed) {
     access_.release_quota(ctx.caller, quota, 1);
+    ctx.note_released(1);
     out.resize(mark);
+    ctx.tool_status = error.status();
+    return false;
   }
-  return computed;
+  ctx.tool_status = 200;
+  ctx.units_kept = quota.units;
+  return true;
 }
 
 void Service::execute(Context& ctx) {
@@ -552,7 +622,20 @@ void Service::me(Context& ctx) {
   else
     w.field("limit", q.limit).field("used", q.used).field("remaining", q.remaining);
   w.field("period", q.period).field("resets_at", q.resets_at).end_object();
+  // The effective limits and where each comes from: the plan, or the key's own.
+  w.key("limits").begin_object();
+  w.key("rate_per_minute").begin_object().field("value", ctx.caller.plan.rate_per_minute);
+  w.field("source", ctx.caller.rate_from_key ? "key" : "plan").end_object();
+  w.key("monthly_quota").begin_object().key("value");
+  if (ctx.caller.plan.monthly_quota)
+    w.integer(*ctx.caller.plan.monthly_quota);
+  else
+    w.null();
+  w.field("source", ctx.caller.quota_from_key ? "key" : "plan").end_object();
   w.end_object();
+  w.end_object();
+  // The month on the same response agrees with the body.
+  if (!q.unlimited) ctx.month = accounts::QuotaView{q.limit, q.remaining};
   ctx.ok_result(result);
 }
 
@@ -586,12 +669,59 @@ void Service::asset(Context& ctx) {
   ctx.res.body_prefix = a->body;  // assets_ lives as long as the Service
 }
 
+// The catalog for agents that read text (llmstxt.org): Markdown, served as plain text like
+// the convention's own site, so that a browser shows it rather than downloading it.
+void Service::llms_txt(Context& ctx) {
+  ctx.res.status = 200;
+  ctx.res.content_type = "text/plain; charset=utf-8";
+  ctx.res.body_prefix = llms_txt_;
+}
+
 void Service::health(Context& ctx) {
   std::string result;
   JsonWriter w(result);
   w.begin_object().field("status", "ok").field("version", options_.version);
   w.field("uptime_s", (clock_.now_ms() - started_ms_) / 1000).end_object();
   ctx.ok_result(result);
+}
+
+// Readiness: whether this instance should get traffic now. Liveness (/v1/health) stays 200
+// in both cases: restarting would not help.
+void Service::ready(Context& ctx) {
+  if (draining())
+    return ctx.fail({ErrorCode::NotReady,
+                     "draining: the server received SIGTERM and stops soon; send requests to "
+                     "another instance",
+                     {}});
+  if (!access_.store_reachable())
+    return ctx.fail({ErrorCode::NotReady,
+                     "the shared accounts store is unreachable: requests that must be counted "
+                     "are answered 503 STORE_UNAVAILABLE",
+                     {}});
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("status", "ready").end_object();
+  ctx.ok_result(result);
+}
+
+// The Prometheus text exposition format 0.0.4 (docs/operations.md "Metrics").
+void Service::prometheus_metrics(Context& ctx) {
+  std::string& out = ctx.res.body;
+  out.reserve(16 * 1024);
+  std::string labels;
+  metrics::label_pair(labels, "version", options_.version);
+  metrics::label_pair(labels, "store", options_.store_backend);
+  metrics::write_family(out, "toolcalc_build_info",
+                        "The running build: version and accounts store backend.", "gauge");
+  metrics::write_sample(out, "toolcalc_build_info", labels, int64_t{1});
+  metrics::write_family(out, "toolcalc_start_time_seconds",
+                        "When the service started, in seconds since the Unix epoch.", "gauge");
+  metrics::write_sample(out, "toolcalc_start_time_seconds", "",
+                        static_cast<double>(started_ms_) / 1000.0);
+  request_metrics_.render(out);
+  metrics::render_registered(out);
+  ctx.res.status = 200;
+  ctx.res.content_type = "text/plain; version=0.0.4; charset=utf-8";
 }
 
 }  // namespace toolcalc::api

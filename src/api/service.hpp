@@ -1,39 +1,57 @@
 #pragma once
 // The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
-#include <chrono>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/key_admin.hpp"
 #include "api/access_log.hpp"
+#include "api/analysis_pool.hpp"
 #include "api/mcp.hpp"
 #include "api/query.hpp"
 #include "api/request.hpp"
+#include "api/request_metrics.hpp"
 #include "api/response.hpp"
 #include "api/static_assets.hpp"
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 #include "core/clock.hpp"
 
+namespace boost::json {
+class object;
+}
+
 namespace toolcalc::api {
 
 struct ServiceOptions {
   std::string base_path;  // "" or "/api"
   std::string version = TOOLCALC_VERSION;
-  LineWriter* access_log = nullptr;  // JSON lines; nullptr disables the access log
+  LineBuffer* access_log = nullptr;  // JSON lines (api/access_log.hpp); nullptr: no access log
   // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
   // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
   std::vector<std::string> mcp_allowed_origins = {};
   // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
   std::string playground_dev_key = {};
+  // Threads that run tolerance analyses and solves off the I/O threads (docs/api.md,
+  // "Analyses"); 0 runs them on the thread that read the request.
+  int analysis_threads = 1;
+  // The store backend named by toolcalc_build_info ("sqlite" or "redis").
+  std::string store_backend = "sqlite";
+  // The admin API (/admin/v1/…): on when both are set, else every admin path is 404.
+  // `key_admin` must outlive the Service.
+  std::string admin_token = {};
+  accounts::KeyAdmin* key_admin = nullptr;
 };
 
 struct ServiceContext;
+struct AnalysisJob;  // api/analysis.cpp
 
 class Service {
  public:
@@ -49,14 +67,28 @@ class Service {
   // Otherwise (and always when `done` is empty) fills `res` and returns true without
   // calling `done`.
   bool handle_async(const Request& request, Response& res, std::function<void()> done);
+  // handle_async's answer may also wait for an analysis (tolerance, solve), which runs on
+  // the analysis pool when the calling thread runs an event loop (core/event_loop.hpp) and
+  // is finished on that loop's thread.
+  //
+  // Stops the analysis pool: analyses still waiting are dropped. Call once the transport's
+  // event loops have stopped, before they are destroyed (the destructor does it too).
+  void stop_analyses();
   // An error the transport found before a request could be handled (413, 431, 400 for
   // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
   Response transport_error(const ApiError& error, std::string_view peer_ip);
+
+  // From SIGTERM on (http::Server::stop): GET /v1/ready answers 503 and responses close
+  // their connection, while the server still serves for server.drain_delay_s.
+  void set_draining() { draining_.store(true, std::memory_order_relaxed); }
+  bool draining() const { return draining_.load(std::memory_order_relaxed); }
 
   const catalog::Registry& registry() const { return registry_; }
   const ServiceOptions& options() const { return options_; }
   // GET /v1/openapi.json's body, rendered once (the registry is immutable).
   const std::string& openapi_json() const { return openapi_json_; }
+  // GET /admin/v1/openapi.json's body.
+  const std::string& admin_openapi_json() const { return admin_openapi_json_; }
 
  private:
   using Context = ServiceContext;
@@ -64,19 +96,23 @@ class Service {
   bool answer_uncounted(Context& ctx);  // true: answered, nothing else to do
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
-  void after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
-  // Ends the request (end_request) once what it counted is durable: true when it has
-  // ended; false when `done` (taken) is called once it has.
-  bool finish(Context& ctx, std::function<void()>& done);
-  void end_request(Context& ctx);
+  // False when the request has not ended yet: a handler deferred it, or its 200 waits for
+  // its counts' group commit; ctx.done is called once it has.
+  bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
+  // Gives back an unused early unit, then sends the answer (send) once what the request
+  // counted is durable: true when sent now; false when ctx.done (taken) is called later.
+  bool end_request(Context& ctx);
+  // The request's last step: the usage history, the headers, the metrics and the access
+  // log. `durable` false: its counts could not be stored, the answer becomes 503.
+  void send(Context& ctx, bool durable);
   class FinishWhenDurable;
+  void record_tool_usage(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>
   void run_or_answer_failure(Context& ctx, Step&& step);
   void answer_store_unavailable(Context& ctx);
   void add_response_headers(Context& ctx);
-  void log_access(const Request& req, const Response& res,
-                  std::chrono::steady_clock::time_point started);
+  void log_access(const Context& ctx, int64_t elapsed_ns);
 
   void dispatch(Context& ctx);
   void execute(Context& ctx);
@@ -86,11 +122,23 @@ class Service {
   void tool_by_slug(Context& ctx);
   void domains(Context& ctx);
   void me(Context& ctx);
+  void usage(Context& ctx);  // api/usage.cpp
   void health(Context& ctx);
+  void ready(Context& ctx);
+  void prometheus_metrics(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
-  void sweep(Context& ctx);         // api/sweep.cpp
-  void asset(Context& ctx);         // the playground's files
+  void mcp_analysis_call(Context& ctx, const boost::json::object& params, bool tolerance);
+  void sweep(Context& ctx);      // api/sweep.cpp
+  void tolerance(Context& ctx);  // api/analysis.cpp
+  void solve(Context& ctx);      // api/analysis.cpp
+  void asset(Context& ctx);      // the playground's files
+  void llms_txt(Context& ctx);   // GET /llms.txt
+
+  // The admin API (api/admin.cpp): true when the request was one of its paths, answered.
+  bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
+  bool answer_admin(Context& ctx);
+  void admin_keys(Context& ctx, std::string_view admin_id);
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
@@ -99,6 +147,20 @@ class Service {
   bool run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body, std::string& out,
                 accounts::QuotaReservation& quota, ApiError& error);
 
+  // Analyses (api/analysis.cpp): quota reserved, the work, then its answer written on the
+  // thread that read the request, inline or after the pool ran the work.
+  bool prepare_tolerance(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
+                         AnalysisJob& job, ApiError& error);
+  bool prepare_solve(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
+                     AnalysisJob& job, ApiError& error);
+  bool reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error);
+  void start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job);
+  void finish_analysis(Context& ctx, AnalysisJob& job);
+  // MCP's tolerance_analysis and solve_for_input (mcp.cpp → analysis.cpp): `body` is the
+  // call's arguments without `tool`, as the REST body.
+  void mcp_analysis(Context& ctx, const catalog::RegisteredTool& tool, bool tolerance,
+                    std::string_view body);
+
   const catalog::Registry& registry_;
   accounts::AccessControl& access_;
   const Clock& clock_;
@@ -106,6 +168,10 @@ class Service {
   AccessLog access_log_;
   int64_t started_ms_;
   std::string openapi_json_;
+  std::string llms_txt_;  // GET /llms.txt's body (api/llms_txt.hpp), rendered once
+  std::string admin_openapi_json_;
+  std::string admin_token_digest_;  // SHA-256 of the admin token (compared in constant time)
+  std::string admin_token_id_;      // "admin-" + 8 hex digits of that digest: the audit log's who
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
@@ -118,8 +184,11 @@ class Service {
   const ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const;
   mcp::ToolIndex mcp_tools_;
   StaticAssets assets_;
-  HeaderBlock uncached_headers_;     // CORS and Cache-Control: no-store (the API)
-  HeaderBlock revalidated_headers_;  // CORS and Cache-Control: no-cache (the playground)
+  HeaderBlock uncached_headers_;            // CORS and Cache-Control: no-store (the API)
+  HeaderBlock revalidated_headers_;         // CORS and Cache-Control: no-cache (the playground)
+  std::unique_ptr<AnalysisPool> analyses_;  // null when analysis_threads is 0
+  RequestMetrics request_metrics_;
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace toolcalc::api

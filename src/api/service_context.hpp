@@ -1,6 +1,8 @@
 #pragma once
 // The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +17,7 @@
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 #include "core/json_writer.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc::api {
 
@@ -48,10 +51,36 @@ struct ServiceContext {
   // pipeline's CountingScope is open): a 200 that holds some is sent once they are
   // durable (Service::finish).
   accounts::CountedUnits counted;
+  // Service::handle_async's `done` (empty for handle()): a request that finishes later, on
+  // its event loop, calls it. `deferred`: a handler handed the request to such a later
+  // step (an analysis on the pool), which ends it; the pipeline then leaves it alone.
+  std::function<void()> done;
+  bool deferred = false;
+  // The caller's month as this response reports it (the RateLimit header): from the rate
+  // step, then from the request's own reservation and releases.
+  std::optional<accounts::QuotaView> month;
+  // What a tool call ended with, for the usage history: the status (200, or the error's
+  // on MCP, whose tool errors answer 200) and the quota units it kept.
+  int tool_status = 0;
+  int64_t units_kept = 0;
+  bool store_unavailable = false;  // answered 503 STORE_UNAVAILABLE: the month is unknown
+
+  // The month after `reservation` (allowed or not) and `released` of its units given back.
+  void note_quota(const accounts::QuotaReservation& reservation, int64_t released = 0) {
+    if (reservation.unlimited) return;
+    month = accounts::QuotaView{reservation.limit,
+                                std::min(reservation.limit, reservation.remaining + released)};
+  }
+  void note_released(int64_t units) {
+    if (month) month->remaining = std::min(month->limit, month->remaining + units);
+  }
 
   // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
   // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
   void fail(const ApiError& error) {
+    metrics::api_errors.inc(static_cast<size_t>(error.code));
+    if (error.code == ErrorCode::RateLimited) metrics::limit_refusals.inc(metrics::kRateRefusal);
+    if (error.code == ErrorCode::QuotaExceeded) metrics::limit_refusals.inc(metrics::kQuotaRefusal);
     res.status = error.status();
     res.body_prefix = {};
     res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)

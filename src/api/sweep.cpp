@@ -30,6 +30,7 @@ void Service::sweep(Context& ctx) {
   const auto points = static_cast<int64_t>(request.xs.size());
 
   const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller, points);
+  ctx.note_quota(quota);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, quota.retry_after_s)));
     return ctx.fail({ErrorCode::QuotaExceeded,
@@ -79,9 +80,14 @@ void Service::sweep(Context& ctx) {
     }
   } catch (...) {
     access_.release_quota(ctx.caller, quota, points);
+    ctx.note_released(points);
     throw;
   }
-  if (failed) access_.release_quota(ctx.caller, quota, failed);
+  if (failed) {
+    access_.release_quota(ctx.caller, quota, failed);
+    ctx.note_released(failed);
+  }
+  ctx.units_kept = points - failed;
 
   body += "]}";
   ctx.finish_execution(quota.unlimited ? std::nullopt

@@ -22,6 +22,11 @@ class Inputs {
   bool boolean(std::string_view key) const;
 
   size_t size() const { return entries_.size(); }
+  // Replaces the value of the entry at `index` (validate_inputs adds one per input, in
+  // descriptor order), which must hold a number: the analysis endpoints run a tool many
+  // times with numbers they keep within the input's bounds themselves, without
+  // validating the whole body again. Throws std::logic_error for any other entry.
+  void set_number(size_t index, double value);
 
  private:
   struct Entry {

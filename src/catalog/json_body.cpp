@@ -9,18 +9,27 @@ namespace {
 namespace json = boost::json;
 
 // SAX handler: collects top-level members and, for an object-valued member, that
-// object's members (depth 2); anything deeper is recorded by kind only. Values are
-// recorded where `recording()` holds: depth 1, or depth 2 directly inside such an object.
+// object's members, and for those that are objects their members in turn (depth 3: the
+// analysis bodies' "tolerances":{"r1":{"pct":1}}); anything deeper is recorded by kind
+// only. Values are recorded where `recording()` holds: every container between the top
+// level and the value is a recorded object.
 struct BodyHandler {
   static constexpr std::size_t max_object_size = 4096;
   static constexpr std::size_t max_array_size = 1'000'000;
   static constexpr std::size_t max_key_size = 1024;
   static constexpr std::size_t max_string_size = 65536;
+  // Members are recorded down to this depth (1: the top-level object's own members).
+  static constexpr int kRecordedDepth = 3;
 
   ParsedBody* out = nullptr;
   int depth = 0;  // 1 inside the top-level object
   bool top_is_object = false;
-  bool in_object_member = false;  // depth ≥ 2 inside a top-level member's object
+  // The recorded objects enclosing the current value, outermost first: open[i] is the
+  // member at depth i + 1 whose object is open. A member's object is opened only after
+  // its siblings before it are complete, and its parent's `fields` (or out->members) do
+  // not grow while it is open, so these pointers stay valid.
+  BodyMember* open[kRecordedDepth - 1] = {};
+  int open_count = 0;  // never more than depth - 1
   // Top-level members filled so far: out->members is reused from the request before
   // (thread_local in execute.cpp), so its elements keep their strings' capacity.
   std::size_t used = 0;
@@ -30,14 +39,14 @@ struct BodyHandler {
   std::string number_text;
   std::string duplicate_key;
 
-  // Inside the top-level object (a top-level array's items have no key and are not kept).
+  // Inside the top-level object, with every enclosing container a recorded object (a
+  // top-level array's items have no key and are not kept).
   bool recording() const {
-    return top_is_object && (depth == 1 || (depth == 2 && in_object_member));
+    return top_is_object && depth >= 1 && depth <= kRecordedDepth && open_count == depth - 1;
   }
-  BodyMember& open_object_member() { return out->members[used - 1]; }
 
   // A key opens the member its value fills: a reused or new top-level one, or a field of
-  // the open object member (stable while that object is open).
+  // the innermost open object member.
   void claim_member(std::string_view name) {
     if (depth == 1) {
       for (std::size_t i = 0; i < used && duplicate_key.empty(); ++i)
@@ -50,10 +59,14 @@ struct BodyHandler {
       }
       ++used;
     } else {
-      BodyMember& parent = open_object_member();
-      for (const auto& f : parent.fields)
-        if (duplicate_key.empty() && f.key == name)
-          duplicate_key = parent.key + "." + std::string(name);
+      BodyMember& parent = *open[open_count - 1];
+      if (duplicate_key.empty())
+        for (const auto& f : parent.fields)
+          if (f.key == name) {
+            for (int i = 0; i < open_count; ++i) duplicate_key += open[i]->key + ".";
+            duplicate_key += name;
+            break;
+          }
       current = &parent.fields.emplace_back();
     }
     current->key.assign(name);
@@ -79,14 +92,16 @@ struct BodyHandler {
     if (depth == 0) top_is_object = true;
     if (recording()) {
       begin_member(BodyMember::Kind::Object);
-      if (depth == 1) in_object_member = true;
+      if (depth < kRecordedDepth) open[open_count++] = current;
     }
     ++depth;
     return true;
   }
   bool on_object_end(std::size_t, json::error_code&) {
     --depth;
-    if (depth == 1) in_object_member = false;
+    // The object just closed began at this depth; it was opened above exactly when
+    // open_count reached this depth then (open_count never exceeds depth - 1 otherwise).
+    if (depth >= 1 && open_count == depth) --open_count;
     return true;
   }
   bool on_string_part(json::string_view s, std::size_t, json::error_code&) {

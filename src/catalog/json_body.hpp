@@ -1,10 +1,10 @@
 #pragma once
 // Parses a request body into the list of top-level members that validation needs, with
-// one SAX pass (no DOM). An object-valued top-level member also records its own members
-// (one level: the sweep endpoint's "inputs" and "vary"); deeper values are recorded by
-// kind only. Rejects what Boost.JSON's DOM would silently accept:
-// duplicate keys (the DOM keeps the last one) — a client must never have one of two
-// values ignored without being told.
+// one SAX pass (no DOM). An object-valued member also records its own members, down to
+// three levels (the sweep's "inputs" and "vary"; the tolerance body's
+// "tolerances":{"r1_ohm":{"pct":1}}); deeper values are recorded by kind only. Rejects what
+// Boost.JSON's DOM would silently accept: duplicate keys (the DOM keeps the last one) — a client
+// must never have one of two values ignored without being told.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,8 +23,8 @@ struct BodyMember {
   uint64_t uint_value = 0;
   double double_value = 0;
   std::string text;  // String
-  // Object at the top level: its members, in request order (their own `fields` stay
-  // empty). Empty, and never allocated, for every other member.
+  // An object at depth 1 or 2: its members, in request order (an object at depth 3 keeps
+  // its `fields` empty). Empty, and never allocated, for every other member.
   std::vector<BodyMember> fields;
 
   // Empty again, keeping the capacity of key and text (parse_body reuses members).
@@ -46,7 +46,7 @@ struct ParsedBody {
 
 // Returns false and fills `error` (400 INVALID_JSON, or VALIDATION_ERROR naming a
 // duplicate key) when the body is not one JSON object with unique keys. A key repeated
-// inside an object-valued member is named with its parent: "inputs.x".
+// inside a recorded object is named with its parents: "inputs.x", "tolerances.r1.pct".
 bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error);
 
 const char* kind_name(BodyMember::Kind kind);

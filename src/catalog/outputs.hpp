@@ -32,6 +32,12 @@ class Outputs {
       if (e.key == key) return &e.value;
     return nullptr;
   }
+  // The entries in the order the tool set them (the analyses read every output of many
+  // runs of one tool, and check the keys' order once per run instead of finding each).
+  size_t size() const { return entries_.size(); }
+  std::string_view key_at(size_t i) const { return entries_[i].key; }
+  const OutputValue& value_at(size_t i) const { return entries_[i].value; }
+
   double number(std::string_view key) const;            // throws if absent or a string
   const std::string& text(std::string_view key) const;  // throws if absent or a number
 

@@ -1,4 +1,5 @@
 #include <stdexcept>
+#include <string>
 
 #include "catalog/inputs.hpp"
 #include "catalog/outputs.hpp"
@@ -21,6 +22,15 @@ double Inputs::number(std::string_view key) const {
   const auto& v = find(key);
   if (const double* d = std::get_if<double>(&v)) return *d;
   throw std::logic_error("input '" + std::string(key) + "' is not numeric");
+}
+
+void Inputs::set_number(size_t index, double value) {
+  if (index < entries_.size())
+    if (double* d = std::get_if<double>(&entries_[index].value)) {
+      *d = value;
+      return;
+    }
+  throw std::logic_error("input " + std::to_string(index) + " is not a number to replace");
 }
 
 const std::string& Inputs::enumeration(std::string_view key) const {

@@ -29,7 +29,9 @@ void add_run_command(CLI::App& app) {
     auto registry = load_registry(config.catalog_dir);
     LocalAccess access;
     SystemClock clock;
-    api::Service service(*registry, access, clock, {});
+    api::ServiceOptions service_options;
+    service_options.analysis_threads = 0;  // one blocking call: nothing to run beside it
+    api::Service service(*registry, access, clock, service_options);
     const std::string target = "/v1/" + options->tool;
     api::Request request;
     request.method = "POST";

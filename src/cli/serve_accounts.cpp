@@ -1,6 +1,7 @@
 #include "cli/serve_accounts.hpp"
 
 #include "accounts/accounts.hpp"
+#include "accounts/quota_alerts.hpp"
 #include "accounts/shared_accounts.hpp"
 #include "cli/store_factory.hpp"
 #include "store/account_store.hpp"
@@ -24,15 +25,48 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
 
 }  // namespace
 
+accounts::AlertOptions alert_options(const ServiceConfig& c) {
+  accounts::AlertOptions o;
+  o.check_interval = std::chrono::milliseconds(c.alerts_check_interval_ms);
+  o.retry_initial = std::chrono::milliseconds(c.alerts_retry_initial_ms);
+  o.retry_max = std::chrono::milliseconds(c.alerts_retry_max_ms);
+  o.timeout = std::chrono::milliseconds(c.alerts_timeout_ms);
+  o.give_up_after = std::chrono::seconds(c.alerts_give_up_after_s);
+  return o;
+}
+
 // Either backend, through the few calls serve makes besides AccessControl.
 struct ServeAccounts::Impl {
+  std::vector<accounts::Plan> plans;
   std::unique_ptr<accounts::AccessControl> access;
   accounts::Accounts* embedded = nullptr;
   accounts::SharedAccounts* shared = nullptr;
+  // The admin API's and the alert sender's connection to the store: neither waits on the
+  // accounts' own (the embedded store serialises its calls).
+  std::unique_ptr<store::AccountStore> side_store;
+  std::unique_ptr<accounts::KeyAdmin> admin;
+  std::unique_ptr<accounts::QuotaAlerts> alerts;
 
-  Impl(const ServiceConfig& config, const Clock& clock) : access(open_accounts(config, clock)) {
+  Impl(const ServiceConfig& config, const Clock& clock)
+      : plans(config.plans), access(open_accounts(config, clock)) {
     embedded = dynamic_cast<accounts::Accounts*>(access.get());
     shared = dynamic_cast<accounts::SharedAccounts*>(access.get());
+    side_store = open_account_store(config);
+    admin = std::make_unique<accounts::KeyAdmin>(*side_store, plans, clock);
+    alerts = std::make_unique<accounts::QuotaAlerts>(
+        *side_store, clock, [this] { return watches(); },
+        [this](int64_t key_id, const std::string& period) {
+          return shared ? shared->quota_used(key_id, period) : embedded->quota_used(key_id);
+        },
+        alert_options(config));
+  }
+
+  std::vector<accounts::AlertWatch> watches() const {
+    std::vector<accounts::AlertWatch> out;
+    for (const auto& k : shared ? shared->webhook_keys() : embedded->webhook_keys())
+      if (k.monthly_quota)
+        out.push_back({k.id, k.prefix, k.label, k.url, k.secret, *k.monthly_quota});
+    return out;
   }
 };
 
@@ -42,6 +76,9 @@ ServeAccounts::~ServeAccounts() = default;
 accounts::AccessControl& ServeAccounts::access() {
   return *impl_->access;
 }
+accounts::KeyAdmin& ServeAccounts::key_admin() {
+  return *impl_->admin;
+}
 std::string ServeAccounts::create_dev_key() {
   return impl_->shared ? impl_->shared->create_dev_key("pro")
                        : impl_->embedded->create_dev_key("pro");
@@ -49,8 +86,10 @@ std::string ServeAccounts::create_dev_key() {
 void ServeAccounts::start() {
   if (impl_->shared) impl_->shared->start();
   if (impl_->embedded) impl_->embedded->start();
+  impl_->alerts->start();
 }
 void ServeAccounts::stop() {
+  impl_->alerts->stop();
   if (impl_->shared) impl_->shared->stop();
   if (impl_->embedded) impl_->embedded->stop();
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "accounts/access_control.hpp"
+#include "accounts/key_admin.hpp"
 #include "cli/service_config.hpp"
 #include "core/clock.hpp"
 
@@ -15,8 +16,10 @@ class ServeAccounts {
   ServeAccounts(const ServiceConfig& config, const Clock& clock);
   ~ServeAccounts();
   accounts::AccessControl& access();
+  // Key management for the admin API, over a connection of its own to the same store.
+  accounts::KeyAdmin& key_admin();
   std::string create_dev_key();  // tc_test_ key on the pro plan, printed once
-  void start();                  // background key refresh and usage flush
+  void start();                  // background key refresh, usage flush and quota alerts
   void stop();                   // final flush
 
  private:

@@ -1,17 +1,27 @@
 // `toolcalc serve`: load config and catalog, open the accounts store, serve HTTP until
-// SIGTERM/SIGINT, then drain in-flight requests and flush usage.
+// SIGTERM/SIGINT, then drain in-flight requests and flush usage. Operational messages are
+// JSON lines on stderr (core/log.hpp); the access log is on stdout; `--dev` adds a few
+// lines for a person on stdout (the key, a curl line, the playground's address).
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <exception>
+#include <optional>
 #include <thread>
 
 #include "api/service.hpp"
+#include "cli/admin_token.hpp"
 #include "cli/catalog_loader.hpp"
 #include "cli/commands.hpp"
 #include "cli/serve_accounts.hpp"
 #include "cli/service_config.hpp"
 #include "cli/store_factory.hpp"
+#include "core/line_buffer.hpp"
 #include "core/line_writer.hpp"
+#include "core/log.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::cli {
@@ -25,6 +35,7 @@ struct ServeFlags {
   std::string base_path;
   bool base_path_given = false;
   bool dev = false;
+  std::string log_level;
 };
 
 bool is_loopback_host(const std::string& host) {
@@ -39,8 +50,11 @@ std::string normalise_base_path(std::string p) {
 }
 
 void serve(const ServeFlags& flags) {
+  // --log-level first, so that it applies to what loading the config reports.
+  if (!flags.log_level.empty()) log::set_min_level(*log::parse_level(flags.log_level));
   ServiceConfig config = load_service_config(
       flags.config.empty() ? std::nullopt : std::optional<std::filesystem::path>(flags.config));
+  if (flags.log_level.empty()) log::set_min_level(*log::parse_level(config.log_level));
   if (flags.dev) {
     // Spec §1: a local development server serves under /api on its own host.
     config.host = "127.0.0.1";
@@ -59,16 +73,40 @@ void serve(const ServeFlags& flags) {
     config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
 
+  // The effective settings (never a secret: the store's URL is written without its password).
+  log::debug("configuration", {{"listen", fmt::format("{}:{}", config.host, config.port)},
+                               {"threads", std::to_string(config.threads)},
+                               {"base_path", config.base_path},
+                               {"store", store_description(config)},
+                               {"catalog", config.catalog_dir.string()},
+                               {"drain_delay_s", std::to_string(config.drain_delay_s)},
+                               {"shutdown_grace_s", std::to_string(config.shutdown_grace_s)}});
   auto registry = load_registry(config.catalog_dir);
+  // The --dev lines reach a pipe when printed, not in 4 KiB blocks. Set before anything is
+  // printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+  // The access log writes to stdout's descriptor directly, in batches of whole lines
+  // (core/line_buffer.hpp), each batch with one write(2) that leaves only whole lines in
+  // the file, its lines dropped whole and counted when the disk is full
+  // (core/line_writer.hpp). stdout's own buffer is flushed before serving starts, so the
+  // two never mix; operational messages go to stderr (core/log.hpp).
+  std::optional<LineBuffer> access_lines;
+  if (config.access_log)
+    access_lines.emplace(
+        [](std::string_view lines) { stdout_lines().write(lines); },
+        LineBuffer::Options{static_cast<size_t>(config.access_log_buffer_kb) * 1024,
+                            std::chrono::milliseconds(config.access_log_flush_ms)});
   SystemClock clock;
   ServeAccounts accounts(config, clock);
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
+  const std::string admin_token = admin_token_from_environment();
   api::Service service(
       *registry, accounts.access(), clock,
-      {config.base_path, TOOLCALC_VERSION, config.access_log ? &stdout_lines() : nullptr,
-       config.mcp_allowed_origins, page_gets_key ? dev_key : std::string()});
+      {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
+       config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(), config.analysis_threads,
+       config.store_backend, admin_token, admin_token.empty() ? nullptr : &accounts.key_admin()});
 
   http::ServerOptions options;
   options.host = config.host;
@@ -78,15 +116,23 @@ void serve(const ServeFlags& flags) {
   options.read_timeout_s = config.read_timeout_s;
   options.idle_timeout_s = config.idle_timeout_s;
   options.shutdown_grace_s = config.shutdown_grace_s;
+  options.drain_delay_s = config.drain_delay_s;
   http::Server server(service, options);
   server.bind();
 
   const std::string base =
       fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,
                   server.port(), config.base_path);
-  fmt::print("toolcalc {} listening on {}:{} ({} threads, base path '{}', {})\n", TOOLCALC_VERSION,
-             config.host, server.port(), config.threads, config.base_path,
-             store_description(config));
+  const std::string address = fmt::format("{}:{}", config.host, server.port());
+  log::info("listening on " + address, {{"version", TOOLCALC_VERSION},
+                                        {"address", address},
+                                        {"threads", std::to_string(config.threads)},
+                                        {"base_path", config.base_path},
+                                        {"store", store_description(config)},
+                                        {"catalog", config.catalog_dir.string()}});
+  if (!admin_token.empty())
+    log::info("admin API on " + base + "/admin/v1/",
+              {{"openapi", base + "/admin/v1/openapi.json"}});
   if (flags.dev) {
     fmt::print(
         "dev key (shown once): {}\n"
@@ -100,10 +146,26 @@ void serve(const ServeFlags& flags) {
                              : " (not on loopback: enter the key in the page)");
   }
   std::fflush(stdout);
+  if (access_lines) access_lines->start();
   accounts.start();
   server.run();
-  accounts.stop();  // flushes usage counted by the drained requests
-  fmt::print("toolcalc stopped\n");
+  // Before the server's event loops are destroyed: an analysis still running after the
+  // grace period would finish onto one of them.
+  service.stop_analyses();
+  if (access_lines) access_lines->stop();  // every line of a drained request
+  accounts.stop();                         // flushes usage counted by the drained requests
+  log::info("stopped");
+}
+
+// A failure to start (a bad config, an unusable address, an unreachable shared store) as
+// one log line, then exit status 1.
+void serve_logging_failure(const ServeFlags& flags) {
+  try {
+    serve(flags);
+  } catch (const std::exception& e) {
+    log::error("cannot serve", {{"error", e.what()}});
+    throw CLI::RuntimeError(1);
+  }
 }
 
 }  // namespace
@@ -125,7 +187,11 @@ void add_serve_command(CLI::App& app) {
       "Path prefix for every endpoint, e.g. /api");
   cmd->add_flag("--dev", flags->dev,
                 "Development: 127.0.0.1:8080 under /api, a fresh tc_test_ key, a curl line");
-  cmd->callback([flags] { serve(*flags); });
+  cmd->add_option("--log-level", flags->log_level,
+                  "Lowest level of operational messages written: debug, info, warn, error "
+                  "(default: server.log_level, info)")
+      ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
+  cmd->callback([flags] { serve_logging_failure(*flags); });
 }
 
 }  // namespace toolcalc::cli

@@ -1,11 +1,18 @@
 #include "cli/service_config.hpp"
 
 #include <toml++/toml.h>
+#include <cctype>
 #include <charconv>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "accounts/plans.hpp"
+#include "cli/default_catalog_dir.hpp"
+#include "core/log.hpp"
 #include "store/redis_client.hpp"
+
+extern char** environ;
 
 namespace toolcalc::cli {
 namespace {
@@ -34,14 +41,182 @@ std::optional<std::string> read_string(const toml::table& t, const char* section
   return v;
 }
 
-void check_known(const toml::table& t, const char* section,
-                 std::initializer_list<std::string_view> known) {
+enum class Kind { String, Integer, Boolean, StringList };
+
+struct Setting {
+  std::string_view section;
+  std::string_view key;
+  Kind kind;
+};
+
+// Every setting of the sections [server], [store] and [catalog] ([plans.NAME] are read by
+// accounts::plans_from_config): what check_known accepts and what the environment can set.
+constexpr Setting kSettings[] = {
+    {"server", "listen", Kind::String},
+    {"server", "threads", Kind::Integer},
+    {"server", "base_path", Kind::String},
+    {"server", "max_connections", Kind::Integer},
+    {"server", "read_timeout_s", Kind::Integer},
+    {"server", "idle_timeout_s", Kind::Integer},
+    {"server", "shutdown_grace_s", Kind::Integer},
+    {"server", "drain_delay_s", Kind::Integer},
+    {"server", "access_log", Kind::Boolean},
+    {"server", "access_log_buffer_kb", Kind::Integer},
+    {"server", "access_log_flush_ms", Kind::Integer},
+    {"server", "log_level", Kind::String},
+    {"server", "analysis_threads", Kind::Integer},
+    {"server", "mcp_allowed_origins", Kind::StringList},
+    {"store", "backend", Kind::String},
+    {"store", "url", Kind::String},
+    {"store", "password", Kind::String},
+    {"store", "timeout_ms", Kind::Integer},
+    {"store", "data_dir", Kind::String},
+    {"store", "flush_interval_ms", Kind::Integer},
+    {"store", "key_refresh_ms", Kind::Integer},
+    {"alerts", "check_interval_ms", Kind::Integer},
+    {"alerts", "retry_initial_ms", Kind::Integer},
+    {"alerts", "retry_max_ms", Kind::Integer},
+    {"alerts", "timeout_ms", Kind::Integer},
+    {"alerts", "give_up_after_s", Kind::Integer},
+    {"catalog", "dir", Kind::String},
+};
+
+constexpr std::string_view kSections[] = {"server", "store", "alerts", "catalog"};
+constexpr std::string_view kPlanFields[] = {"rate_per_minute", "monthly_quota"};
+
+void check_known(const toml::table& t, const char* section) {
   for (const auto& [key, _] : t) {
     bool ok = false;
-    for (auto k : known) ok = ok || key.str() == k;
+    for (const auto& s : kSettings) ok = ok || (s.section == section && s.key == key.str());
     if (!ok)
       throw std::runtime_error(std::string("config: unknown setting ") + section + "." +
                                std::string(key.str()));
+  }
+}
+
+std::string upper_name(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    out += (c == '-' || c == '.') ? '_'
+                                  : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The value of variable `name`, or of the file that `name`_FILE names (one trailing
+// newline dropped, as `echo secret > file` leaves it). Never both.
+std::optional<std::string> environment_value(const Environment& env, const std::string& name) {
+  const auto direct = env.find(name);
+  const auto file = env.find(name + "_FILE");
+  if (direct != env.end() && file != env.end())
+    throw std::runtime_error("config: set " + name + " or " + name + "_FILE, not both");
+  if (direct != env.end()) return direct->second;
+  if (file == env.end()) return std::nullopt;
+  std::ifstream in(file->second, std::ios::binary);
+  if (!in) throw std::runtime_error("config: " + name + "_FILE: cannot read " + file->second);
+  std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (value.ends_with('\n')) value.pop_back();
+  if (value.ends_with('\r')) value.pop_back();
+  return value;
+}
+
+int64_t environment_integer(const std::string& name, const std::string& text) {
+  int64_t v = 0;
+  const char* last = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), last, v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != last)
+    throw std::runtime_error("config: " + name + " must be an integer, got '" + text + "'");
+  return v;
+}
+
+// A variable's text as the TOML value the setting takes.
+void set_from_environment(toml::table& section, std::string_view key, Kind kind,
+                          const std::string& name, const std::string& text) {
+  switch (kind) {
+    case Kind::String:
+      section.insert_or_assign(key, text);
+      return;
+    case Kind::Integer:
+      section.insert_or_assign(key, environment_integer(name, text));
+      return;
+    case Kind::Boolean:
+      if (text != "true" && text != "false")
+        throw std::runtime_error("config: " + name + " must be true or false, got '" + text + "'");
+      section.insert_or_assign(key, text == "true");
+      return;
+    case Kind::StringList: {
+      // Comma-separated; spaces around an item are dropped; "" is the empty list.
+      toml::array list;
+      for (size_t at = 0; at < text.size();) {
+        size_t comma = text.find(',', at);
+        if (comma == std::string::npos) comma = text.size();
+        std::string item = text.substr(at, comma - at);
+        while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+        while (!item.empty() && item.back() == ' ') item.pop_back();
+        list.push_back(item);
+        at = comma + 1;
+      }
+      section.insert_or_assign(key, std::move(list));
+      return;
+    }
+  }
+}
+
+toml::table& section_table(toml::table& root, std::string_view name) {
+  if (!root.contains(name)) root.insert(name, toml::table{});
+  toml::table* t = root[name].as_table();
+  if (!t) throw std::runtime_error("config: [" + std::string(name) + "] must be a table");
+  return *t;
+}
+
+// The TOOLCALC_* variables over the file's tables: the environment wins.
+void apply_environment(toml::table& root, const Environment& env) {
+  for (const auto& s : kSettings) {
+    const std::string name = environment_name(s.section, s.key);
+    if (auto value = environment_value(env, name))
+      set_from_environment(section_table(root, s.section), s.key, s.kind, name, *value);
+  }
+  // TOOLCALC_PLANS_<NAME>_<FIELD>: the plan name in lower case.
+  constexpr std::string_view plans_prefix = "TOOLCALC_PLANS_";
+  for (const auto& [var, _] : env) {
+    if (!var.starts_with(plans_prefix)) continue;
+    const std::string name = var.ends_with("_FILE") ? var.substr(0, var.size() - 5) : var;
+    bool matched = false;
+    for (std::string_view field : kPlanFields) {
+      const std::string suffix = "_" + upper_name(field);
+      if (name.size() <= plans_prefix.size() + suffix.size() || !name.ends_with(suffix)) continue;
+      std::string plan =
+          name.substr(plans_prefix.size(), name.size() - plans_prefix.size() - suffix.size());
+      for (char& c : plan) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const auto value = environment_value(env, name);
+      toml::table& plans = section_table(root, "plans");
+      if (!plans.contains(plan)) plans.insert(plan, toml::table{});
+      toml::table* t = plans[plan].as_table();
+      if (!t) throw std::runtime_error("config: [plans." + plan + "] must be a table");
+      set_from_environment(*t, field, Kind::Integer, name, *value);
+      matched = true;
+    }
+    if (!matched)
+      throw std::runtime_error("config: unknown setting " + var +
+                               " (TOOLCALC_PLANS_<NAME>_RATE_PER_MINUTE or _MONTHLY_QUOTA)");
+  }
+  // A misspelt variable of a known section is an error, not silently ignored.
+  for (const auto& [var, _] : env) {
+    for (std::string_view section : kSections) {
+      const std::string prefix = "TOOLCALC_" + upper_name(section) + "_";
+      if (!var.starts_with(prefix)) continue;
+      const std::string name = var.ends_with("_FILE") ? var.substr(0, var.size() - 5) : var;
+      bool known = false;
+      for (const auto& s : kSettings) known = known || environment_name(s.section, s.key) == name;
+      if (!known) throw std::runtime_error("config: unknown setting " + var);
+    }
+  }
+}
+
+void check_known_sections(const toml::table& root) {
+  for (const auto& [key, _] : root) {
+    bool ok = key.str() == "plans";
+    for (std::string_view section : kSections) ok = ok || key.str() == section;
+    if (!ok) throw std::runtime_error("config: unknown setting " + std::string(key.str()));
   }
 }
 
@@ -65,26 +240,42 @@ void apply_listen(ServiceConfig& config, const std::string& listen) {
   config.port = static_cast<uint16_t>(port);
 }
 
-ServiceConfig load_service_config(const std::optional<std::filesystem::path>& file) {
+std::string environment_name(std::string_view section, std::string_view key) {
+  return "TOOLCALC_" + upper_name(section) + "_" + upper_name(key);
+}
+
+Environment process_environment() {
+  Environment env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || !entry.starts_with("TOOLCALC_")) continue;
+    env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+ServiceConfig load_service_config(const std::optional<std::filesystem::path>& file,
+                                  const Environment& env) {
   ServiceConfig config;
-  config.catalog_dir = TOOLCALC_DEFAULT_CATALOG_DIR;
+  config.catalog_dir = default_catalog_dir();
   config.plans = accounts::builtin_plans();
-  if (!file) return config;
 
   toml::table root;
-  if (!std::filesystem::is_regular_file(*file))
-    throw std::runtime_error(file->string() + ": config file not found");
-  try {
-    root = toml::parse_file(file->string());
-  } catch (const toml::parse_error& e) {
-    throw std::runtime_error(file->string() + ":" + std::to_string(e.source().begin.line) + ": " +
-                             std::string(e.description()));
+  if (file) {
+    if (!std::filesystem::is_regular_file(*file))
+      throw std::runtime_error(file->string() + ": config file not found");
+    try {
+      root = toml::parse_file(file->string());
+    } catch (const toml::parse_error& e) {
+      throw std::runtime_error(file->string() + ":" + std::to_string(e.source().begin.line) + ": " +
+                               std::string(e.description()));
+    }
   }
-  check_known(root, "", {"server", "store", "catalog", "plans"});
+  apply_environment(root, env);
+  check_known_sections(root);
   if (const toml::table* s = root["server"].as_table()) {
-    check_known(*s, "server",
-                {"listen", "threads", "base_path", "max_connections", "read_timeout_s",
-                 "idle_timeout_s", "shutdown_grace_s", "access_log", "mcp_allowed_origins"});
+    check_known(*s, "server");
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
@@ -92,11 +283,20 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "server", "read_timeout_s", config.read_timeout_s, 1, 3600);
     read_int(*s, "server", "idle_timeout_s", config.idle_timeout_s, 1, 3600);
     read_int(*s, "server", "shutdown_grace_s", config.shutdown_grace_s, 0, 3600);
+    read_int(*s, "server", "drain_delay_s", config.drain_delay_s, 0, 3600);
+    if (auto level = read_string(*s, "server", "log_level")) {
+      if (!log::parse_level(*level))
+        throw std::runtime_error("config: server.log_level must be debug, info, warn or error");
+      config.log_level = *level;
+    }
+    read_int(*s, "server", "analysis_threads", config.analysis_threads, 0, 256);
     if (const toml::node* n = s->get("access_log")) {
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");
       config.access_log = *v;
     }
+    read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb, 1, 16 * 1024);
+    read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms, 0, 1000);
     if (const toml::node* n = s->get("mcp_allowed_origins")) {
       const std::string bad = "config: server.mcp_allowed_origins must be an array of strings";
       const toml::array* list = n->as_array();
@@ -110,9 +310,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     }
   }
   if (const toml::table* s = root["store"].as_table()) {
-    check_known(
-        *s, "store",
-        {"backend", "url", "timeout_ms", "data_dir", "flush_interval_ms", "key_refresh_ms"});
+    check_known(*s, "store");
     if (auto backend = read_string(*s, "store", "backend")) {
       if (*backend != "sqlite" && *backend != "redis")
         throw std::runtime_error("config: store.backend '" + *backend +
@@ -127,6 +325,9 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
       }
       config.redis_url = *url;
     }
+    // Apart from the URL so that it can come from a file (TOOLCALC_STORE_PASSWORD_FILE)
+    // while the URL sits in the config.
+    if (auto password = read_string(*s, "store", "password")) config.redis_password = *password;
     if (config.store_backend == "redis" && config.redis_url.empty())
       throw std::runtime_error(
           "config: store.backend \"redis\" needs store.url = \"redis://HOST:PORT/DB\"");
@@ -135,8 +336,16 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
   }
+  if (const toml::table* s = root["alerts"].as_table()) {
+    check_known(*s, "alerts");
+    read_int(*s, "alerts", "check_interval_ms", config.alerts_check_interval_ms, 100, 60'000);
+    read_int(*s, "alerts", "retry_initial_ms", config.alerts_retry_initial_ms, 100, 3'600'000);
+    read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms, 100, 86'400'000);
+    read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms, 100, 60'000);
+    read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
+  }
   if (const toml::table* s = root["catalog"].as_table()) {
-    check_known(*s, "catalog", {"dir"});
+    check_known(*s, "catalog");
     if (auto dir = read_string(*s, "catalog", "dir")) config.catalog_dir = *dir;
   }
   config.plans = accounts::plans_from_config(root);

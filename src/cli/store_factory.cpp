@@ -12,6 +12,7 @@ bool uses_redis(const ServiceConfig& config) {
 
 store::RedisOptions redis_options(const ServiceConfig& config) {
   store::RedisOptions o = store::parse_redis_url(config.redis_url);
+  if (!config.redis_password.empty()) o.password = config.redis_password;
   o.command_timeout_ms = config.redis_timeout_ms;
   o.connect_timeout_ms = std::min(config.redis_timeout_ms, 1000);
   return o;

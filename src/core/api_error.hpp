@@ -19,6 +19,7 @@ enum class ErrorCode : uint8_t {
   Forbidden,
   NotFound,
   MethodNotAllowed,
+  Conflict,
   PayloadTooLarge,
   UnsupportedMediaType,
   Unprocessable,
@@ -29,6 +30,7 @@ enum class ErrorCode : uint8_t {
   Internal,
   ServerBusy,
   StoreUnavailable,
+  NotReady,
 };
 
 struct ErrorKind {
@@ -53,6 +55,8 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::NotFound, 404, "NOT_FOUND", "No tool or resource at this path."},
     ErrorKind{ErrorCode::MethodNotAllowed, 405, "METHOD_NOT_ALLOWED",
               "The path exists but not with this method; `Allow` lists the methods."},
+    ErrorKind{ErrorCode::Conflict, 409, "CONFLICT",
+              "The resource's current state does not allow the change."},
     ErrorKind{ErrorCode::PayloadTooLarge, 413, "PAYLOAD_TOO_LARGE",
               "The body is over the body limit; answered before the body is read, then the "
               "connection is closed."},
@@ -73,10 +77,15 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::Internal, 500, "INTERNAL",
               "A defect; quote `meta.request_id` to support."},
     ErrorKind{ErrorCode::ServerBusy, 503, "SERVER_BUSY",
-              "Over the open-connection cap; the connection is then closed."},
+              "Over the open-connection cap (the connection is then closed), or a tolerance "
+              "analysis or solve when the analysis queue is full; `Retry-After` says when to "
+              "retry."},
     ErrorKind{ErrorCode::StoreUnavailable, 503, "STORE_UNAVAILABLE",
               "The shared store that counts limits and quotas is unreachable; the request was "
               "neither counted nor run."},
+    ErrorKind{ErrorCode::NotReady, 503, "NOT_READY",
+              "Readiness only (`GET /v1/ready`): the server is draining after SIGTERM or its "
+              "shared store is unreachable; send traffic to another instance."},
 };
 
 constexpr bool error_table_in_enum_order() {

@@ -241,4 +241,10 @@ void append_shortest(std::string& out, double value) {
   }
 }
 
+std::string format_shortest(double value) {
+  std::string s;
+  append_shortest(s, value);
+  return s;
+}
+
 }  // namespace toolcalc

@@ -35,5 +35,6 @@ void append_fixed_from_shortest_digits(std::string& out, double value, int place
 // Shortest round-trip plain decimal (no exponent), used for descriptor bounds and
 // defaults such as 0.001, 1000000000 or 0.075.
 void append_shortest(std::string& out, double value);
+std::string format_shortest(double value);
 
 }  // namespace toolcalc

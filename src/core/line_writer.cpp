@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 
 namespace toolcalc {
 namespace {
@@ -35,10 +36,12 @@ void cut_back(int fd, size_t n) {
   if (::ftruncate(fd, whole) == 0) ::lseek(fd, whole, SEEK_SET);  // O_APPEND ignores the offset
 }
 
-// Writes all of `data` or nothing of it that stays in a regular file. A pipe or terminal
-// that takes part of a line gets the rest (it cannot be taken back); one that would block
-// (a non-blocking descriptor) is waited for.
-bool write_whole(int fd, std::string_view data) {
+// Writes `data` (whole lines) and returns how many of its bytes stay written: all of
+// them, or on a failure the lines that reached the file whole, a line cut short being
+// cut off again in a regular file. A pipe or terminal that takes part of a line gets the
+// rest (it cannot be taken back); one that would block (a non-blocking descriptor) is
+// waited for.
+size_t write_lines(int fd, std::string_view data) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
@@ -51,10 +54,16 @@ bool write_whole(int fd, std::string_view data) {
       pollfd p{fd, POLLOUT, 0};
       if (::poll(&p, 1, 1000) > 0) continue;
     }
-    if (done > 0 && is_regular_file(fd)) cut_back(fd, done);
-    return false;
+    break;
   }
-  return true;
+  if (done == data.size() || done == 0) return done;
+  const size_t last_newline = data.substr(0, done).rfind('\n');
+  const size_t whole = last_newline == std::string_view::npos ? 0 : last_newline + 1;
+  if (whole < done) {
+    if (!is_regular_file(fd)) return done;  // the line's rest cannot follow; nothing to undo
+    cut_back(fd, done - whole);
+  }
+  return whole;
 }
 
 }  // namespace
@@ -63,10 +72,12 @@ bool LineWriter::write(std::string_view lines) {
   uint64_t resumed_after = 0;
   {
     std::lock_guard lock(write_lock());
-    if (!write_whole(fd_, lines)) {
-      const auto n = static_cast<uint64_t>(std::count(lines.begin(), lines.end(), '\n'));
+    const size_t written = write_lines(fd_, lines);
+    if (written < lines.size()) {
+      const std::string_view lost = lines.substr(written);
+      const auto n = static_cast<uint64_t>(std::count(lost.begin(), lost.end(), '\n'));
       dropped_.fetch_add(n, std::memory_order_relaxed);
-      log_lines_dropped.fetch_add(n, std::memory_order_relaxed);
+      metrics::log_lines_dropped.inc(n);
       dropped_unreported_ += n;
       return false;
     }

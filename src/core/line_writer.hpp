@@ -4,21 +4,19 @@
 // Each call writes one line, or a batch of whole lines, with one write(2) while holding
 // a lock that every LineWriter of the process shares: the access log (stdout) and the
 // operational log (stderr), which an operator may point at the same file, never
-// interleave. When a line cannot be written whole (the file system is full, the quota is
-// reached, an I/O error), it is dropped whole: the bytes of it that did reach a regular
-// file are cut off again (ftruncate), so the file only ever holds whole lines. Dropped
-// lines are counted (log_lines_dropped for the metrics, dropped() per writer), and the
-// first line written after a run of drops is followed by one operational message saying
-// how many were dropped.
+// interleave. When a batch cannot be written whole (the file system is full, the quota is
+// reached, an I/O error), the lines of it that did reach a regular file whole stay, and
+// the rest are dropped whole: the bytes of a line cut short are cut off again
+// (ftruncate), so the file only ever holds whole lines. Dropped lines are counted
+// (toolcalc_log_lines_dropped_total, core/service_metrics.hpp; dropped() per writer), and
+// the first write that succeeds after a run of drops is followed by one operational
+// message saying how many were dropped.
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace toolcalc {
-
-// Lines dropped by every LineWriter of the process since it started.
-inline std::atomic<uint64_t> log_lines_dropped{0};
 
 class LineWriter {
  public:
@@ -28,7 +26,8 @@ class LineWriter {
   LineWriter& operator=(const LineWriter&) = delete;
 
   // `lines`: one or more whole lines, each ending in '\n'. True when all were written;
-  // false when they were dropped (nothing of them is left in the file).
+  // false when some were dropped (the file holds the others whole, in order, and nothing
+  // of the dropped ones).
   bool write(std::string_view lines);
 
   int fd() const { return fd_; }

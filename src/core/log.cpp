@@ -50,6 +50,12 @@ void set_min_level(Level level) {
   min_level.store(static_cast<int>(level), std::memory_order_relaxed);
 }
 
+std::optional<Level> parse_level(std::string_view name) {
+  for (Level l : {Level::Debug, Level::Info, Level::Warn, Level::Error})
+    if (level_name(l) == name) return l;
+  return std::nullopt;
+}
+
 bool enabled(Level level) {
   return static_cast<int>(level) >= min_level.load(std::memory_order_relaxed);
 }

@@ -3,6 +3,7 @@
 // the same shape as the access log, written with one write(2) each so that lines from
 // different threads never interleave. Never pass a key, a key hash or a request body.
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 
 namespace toolcalc::log {
@@ -17,6 +18,8 @@ struct Field {
 // Lines below `level` are not written (default Info).
 void set_min_level(Level level);
 bool enabled(Level level);
+// "debug", "info", "warn", "error" (--log-level, server.log_level); nullopt otherwise.
+std::optional<Level> parse_level(std::string_view name);
 
 void write(Level level, std::string_view msg, std::initializer_list<Field> fields = {});
 
@@ -28,6 +31,9 @@ inline void warn(std::string_view msg, std::initializer_list<Field> fields = {})
 }
 inline void info(std::string_view msg, std::initializer_list<Field> fields = {}) {
   write(Level::Info, msg, fields);
+}
+inline void debug(std::string_view msg, std::initializer_list<Field> fields = {}) {
+  write(Level::Debug, msg, fields);
 }
 
 }  // namespace toolcalc::log

@@ -19,6 +19,7 @@
 #include "core/clock.hpp"
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
+#include "core/service_metrics.hpp"
 #include "http/response_writer.hpp"
 #include "http/worker.hpp"
 
@@ -48,6 +49,10 @@ bool out_of_descriptors(const boost::system::error_code& ec) {
   return ec == net::error::no_descriptors ||
          ec == boost::system::errc::too_many_files_open_in_system;
 }
+// The most connections taken from the accept queue at one wake-up: the listen backlog
+// (max_listen_connections, the kernel's somaxconn, 4096 on current kernels), so one
+// wake-up can empty it, while a flood of new connections cannot hold the thread forever.
+constexpr int kAcceptBatch = 4096;
 
 }  // namespace
 
@@ -59,41 +64,47 @@ struct Server::Impl {
   SharedState shared;
   std::vector<std::unique_ptr<Worker>> workers;
   uint16_t bound_port = 0;
+  std::once_flag drain_once;
   std::once_flag stop_once;
   std::optional<net::signal_set> signals;
   std::mutex stop_mutex;
   std::condition_variable stop_cv;
   bool finished = false;
+  std::optional<net::steady_timer> drain_timer;  // on the first worker's context
 
   Impl(api::Service& service, ServerOptions options) : shared{service, std::move(options)} {}
 
+  // Accepts every connection the kernel has queued at each wake-up, up to kAcceptBatch,
+  // not one: a client whose handshake completed has usually sent its request already and
+  // its latency is running. Taking one connection per turn of the event loop (what a
+  // plain async_accept loop does: its completion goes to the back of the queue behind
+  // every ready connection) leaves thousands of connections in the accept queue for
+  // seconds while the accepted ones are served again and again (docs/performance.md,
+  // "Fairness under many connections").
   net::awaitable<void> accept_loop(Worker& worker) {
+    boost::system::error_code ec;
+    worker.acceptor->non_blocking(true, ec);  // the draining accepts below never block
     for (;;) {
-      auto [ec, socket] = co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
+      auto [aec, socket] =
+          co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
       if (shared.stopping.load()) co_return;
-      if (ec) {
-        if (ec == net::error::operation_aborted) co_return;
+      if (aec) {
+        if (aec == net::error::operation_aborted) co_return;
         // Out of descriptors: the connections waiting in the backlog are answered 503 with
         // the spare descriptor, one at a time, instead of hanging there until their
         // clients give up. Anything else (or no spare): back off briefly rather than spin.
-        if (out_of_descriptors(ec) && shed_one(worker)) continue;
+        if (out_of_descriptors(aec) && shed_one(worker)) continue;
         net::steady_timer pause(worker.ioc, std::chrono::milliseconds(50));
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
-      if (worker.shedding) {
-        worker.shedding = false;
-        log::warn("accepting connections again",
-                  {{"shed_connections", std::to_string(worker.shed)}});
-        worker.shed = 0;
+      admit(worker, std::move(socket));
+      for (int n = 1; n < kAcceptBatch; ++n) {
+        tcp::socket next(worker.ioc);
+        worker.acceptor->accept(next, ec);
+        if (ec) break;  // would_block: none left; an error: the next async_accept reports it
+        admit(worker, std::move(next));
       }
-      if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
-        shared.open_connections.fetch_sub(1);
-        net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
-        continue;
-      }
-      net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
-                    log_escaped_exception);
     }
   }
 
@@ -110,6 +121,7 @@ struct Server::Impl {
         log::warn("out of file descriptors: answering new connections 503 until some close");
       worker.shedding = true;
       ++worker.shed;
+      metrics::connections_refused.inc();
       const api::Response r = shared.service.transport_error(
           {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}}, "");
       std::string out;
@@ -122,6 +134,24 @@ struct Server::Impl {
     }
     worker.spare_fd = open_spare_fd();
     return fd >= 0;
+  }
+
+  // A session for an accepted connection, or 503 SERVER_BUSY over the cap.
+  void admit(Worker& worker, tcp::socket socket) {
+    metrics::connections_accepted.inc();
+    if (worker.shedding) {
+      worker.shedding = false;
+      log::warn("accepting connections again", {{"shed_connections", std::to_string(worker.shed)}});
+      worker.shed = 0;
+    }
+    if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
+      shared.open_connections.fetch_sub(1);
+      metrics::connections_refused.inc();
+      net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
+      return;
+    }
+    net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
+                  log_escaped_exception);
   }
 
   // Cancels the pending operation of every session past its deadline (ConnectionState::
@@ -224,15 +254,36 @@ void Server::run() {
   }
   impl_->stop_cv.notify_all();
   watchdog.join();
+  impl_->drain_timer.reset();
   impl_->signals.reset();
 }
 
 void Server::stop() {
-  if (impl_->workers.empty()) {  // never bound: nothing to drain
+  impl_->shared.service.set_draining();  // GET /v1/ready: 503 from now on
+  if (impl_->workers.empty()) {          // never bound: nothing to drain
     impl_->shared.stopping.store(true);
     return;
   }
+  std::call_once(impl_->drain_once, [this] {
+    const int delay = impl_->shared.options.drain_delay_s;
+    if (delay <= 0) return close_and_finish();
+    log::info("draining: readiness answers 503; the listener stays open for the drain delay",
+              {{"drain_delay_s", std::to_string(delay)}});
+    // Serve on for the delay, so that balancers that probe readiness stop sending here
+    // first; then close the listener and let in-flight requests finish.
+    Worker& first = *impl_->workers.front();
+    net::post(first.ioc, [this, &first, delay] {
+      impl_->drain_timer.emplace(first.ioc, std::chrono::seconds(delay));
+      impl_->drain_timer->async_wait(
+          [this](const boost::system::error_code&) { close_and_finish(); });
+    });
+  });
+}
+
+void Server::close_and_finish() {
   std::call_once(impl_->stop_once, [this] {
+    log::info("stopping: the listener is closed; requests in flight may finish",
+              {{"shutdown_grace_s", std::to_string(impl_->shared.options.shutdown_grace_s)}});
     {
       std::lock_guard lock(impl_->stop_mutex);
       impl_->shared.stopping.store(true);

@@ -20,7 +20,9 @@ struct ServerOptions {
   int read_timeout_s = 10;  // headers, then body, must each arrive within this
   int idle_timeout_s = 30;  // keep-alive wait for the next request
   int write_timeout_s = 10;
-  int shutdown_grace_s = 10;       // in-flight requests get this long to finish on stop
+  int shutdown_grace_s = 10;  // in-flight requests get this long to finish on stop
+  // On stop, serve on (readiness 503, no keep-alive) this long before closing the listener.
+  int drain_delay_s = 0;
   size_t header_limit = 8 * 1024;  // → 431
   size_t body_limit = 64 * 1024;   // → 413, before the body is read
 };
@@ -35,11 +37,13 @@ class Server {
   uint16_t port() const;
   // Serves until stop() or SIGTERM/SIGINT, then drains in-flight requests and returns.
   void run();
-  // Thread-safe and idempotent: stop accepting, close idle connections, let in-flight
-  // requests finish (up to shutdown_grace_s).
+  // Thread-safe and idempotent: mark the service draining (readiness 503), serve on for
+  // drain_delay_s, then stop accepting, close idle connections and let in-flight requests
+  // finish (up to shutdown_grace_s).
   void stop();
 
  private:
+  void close_and_finish();
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

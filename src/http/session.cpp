@@ -2,6 +2,7 @@
 // deadline sweep can close late ones), run the request loop of connection.hpp, close.
 #include <boost/beast/core/tcp_stream.hpp>
 
+#include "core/service_metrics.hpp"
 #include "http/connection.hpp"
 #include "http/worker.hpp"
 
@@ -15,10 +16,13 @@ struct Registration {
   std::list<SessionHandle*>::iterator it;
   SharedState& shared;
   Registration(Worker& w, SessionHandle* h, SharedState& s)
-      : worker(w), it(w.sessions.insert(w.sessions.end(), h)), shared(s) {}
+      : worker(w), it(w.sessions.insert(w.sessions.end(), h)), shared(s) {
+    metrics::connections_open.add(1);
+  }
   ~Registration() {
     worker.sessions.erase(it);
     shared.open_connections.fetch_sub(1, std::memory_order_relaxed);
+    metrics::connections_open.add(-1);
   }
 };
 

@@ -23,6 +23,16 @@ struct KeyRecord {
   std::string plan;
   int64_t created_epoch_s = 0;
   std::optional<int64_t> revoked_epoch_s;  // nullopt while the key is active
+  // Limits of this key instead of its plan's (nullopt: the plan's).
+  std::optional<int64_t> rate_per_minute;
+  std::optional<int64_t> monthly_quota;
+  // The secret the key had before its last rotation ("" when never rotated) and until
+  // when it is still accepted (epoch seconds).
+  std::string previous_hash;
+  int64_t previous_expires_epoch_s = 0;
+  // Quota alerts: where they are POSTed ("" = none) and the secret that signs them.
+  std::string webhook_url;
+  std::string webhook_secret;
 };
 
 struct NewKey {
@@ -31,6 +41,22 @@ struct NewKey {
   std::string label;
   std::string plan;
   int64_t created_epoch_s = 0;
+  std::optional<int64_t> rate_per_minute;
+  std::optional<int64_t> monthly_quota;
+  std::string webhook_url;
+  std::string webhook_secret;
+};
+
+// What update_key changes: each field when it is set.
+struct KeyUpdate {
+  std::optional<std::string> plan;
+  std::optional<std::string> label;
+  bool set_rate_per_minute = false;
+  std::optional<int64_t> rate_per_minute;  // nullopt: back to the plan's
+  bool set_monthly_quota = false;
+  std::optional<int64_t> monthly_quota;
+  bool set_webhook = false;
+  std::string webhook_url, webhook_secret;  // "" and "": no webhook
 };
 
 struct KeyWithUsage {
@@ -45,6 +71,7 @@ struct KeySet {
 };
 
 enum class RevokeOutcome { Revoked, AlreadyRevoked, NotFound };
+enum class ChangeOutcome { Done, Revoked, NotFound };
 
 // One (key, period) usage change to add; `delta` may be negative (a released unit whose
 // reservation was already flushed). Stored counts never go below zero.
@@ -53,6 +80,39 @@ struct UsageDelta {
   std::string period;  // "YYYY-MM"
   int64_t delta = 0;
 };
+
+// Usage history (GET /v1/usage): counts per key, UTC day, tool and metric.
+inline constexpr int32_t kHistoryExecutions = 0;  // successful executions
+inline constexpr int32_t kHistoryUnits = 1;       // quota units they used
+// Any other metric is the HTTP status (400 … 599) of refused requests.
+
+struct HistoryDelta {
+  int64_t key_id = 0;
+  int32_t day = 0;   // days since 1970-01-01 (UTC)
+  std::string tool;  // "domain/slug"
+  int32_t metric = 0;
+  int64_t delta = 0;  // > 0
+};
+
+struct HistoryRow {
+  int32_t day = 0;
+  std::string tool;
+  int32_t metric = 0;
+  int64_t count = 0;
+};
+
+// A quota alert (accounts/quota_alerts.hpp): one per key, month and threshold.
+struct QuotaAlert {
+  int64_t key_id = 0;
+  std::string period;  // "YYYY-MM"
+  int32_t threshold_pct = 0;
+  int64_t used = 0;  // the month's usage when the threshold was found reached
+  int64_t monthly_quota = 0;
+  int64_t created_epoch_s = 0;
+  int32_t attempts = 0;  // deliveries tried so far
+};
+
+enum class AlertOutcome { Delivered, Retry, Abandoned };
 
 class AccountStore {
  public:
@@ -64,6 +124,15 @@ class AccountStore {
 
   // Marks the key with this prefix revoked at `now_epoch_s` and bumps the key generation.
   virtual RevokeOutcome revoke_key(std::string_view prefix, int64_t now_epoch_s) = 0;
+
+  // Gives the active key with this prefix the secret `new_hash`; its current one becomes
+  // its previous secret, accepted until `previous_expires_epoch_s` (an older previous one
+  // is dropped). Bumps the key generation.
+  virtual ChangeOutcome rotate_key(std::string_view prefix, std::string_view new_hash,
+                                   int64_t previous_expires_epoch_s) = 0;
+
+  // Changes what `update` sets on the active key with this prefix; bumps the generation.
+  virtual ChangeOutcome update_key(std::string_view prefix, const KeyUpdate& update) = 0;
 
   // A counter that changes whenever a key is created or revoked, by any process using the
   // same store. Cheap: a server polls it and reloads keys only when it moved.
@@ -78,16 +147,35 @@ class AccountStore {
   // key id → units recorded in `period`; keys without usage are absent.
   virtual std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) = 0;
 
-  // Adds every delta in one transaction: either all are recorded or none (and it throws).
-  // When it returns the deltas survive the process being killed; a power loss may take
-  // those added since the last checkpoint() (the embedded store commits to its
-  // write-ahead log without an fsync).
-  virtual void add_usage(const std::vector<UsageDelta>& deltas) = 0;
+  // Adds every usage delta and history delta in one transaction: either all are recorded
+  // or none (and it throws). When it returns the deltas survive the process being killed;
+  // a power loss may take those added since the last checkpoint() (the embedded store
+  // commits to its write-ahead log without an fsync).
+  virtual void add_usage(const std::vector<UsageDelta>& deltas,
+                         const std::vector<HistoryDelta>& history) = 0;
+  void add_usage(const std::vector<UsageDelta>& deltas) { add_usage(deltas, {}); }
 
   // Makes everything added so far survive a power loss too (the embedded store: a WAL
   // checkpoint, which syncs the log and the database file). Cheap when nothing was added
   // since the last one; a no-op for stores that need none. Throws StoreError.
   virtual void checkpoint() {}
+
+  // The history of `key_id` on days [first_day, end_day), ordered by day, tool, metric.
+  virtual std::vector<HistoryRow> load_history(int64_t key_id, int32_t first_day,
+                                               int32_t end_day) = 0;
+  // Forgets the history of days before `day` (Redis lets it expire on its own).
+  virtual void drop_history_before(int32_t day) = 0;
+
+  // Records `alert` as due now unless one exists for its (key, period, threshold): true
+  // when this call created it, for exactly one caller among all processes.
+  virtual bool create_alert(const QuotaAlert& alert) = 0;
+  // Up to `limit` undelivered alerts due at `now_s`, each leased to the caller until
+  // `lease_until_s`: no other caller gets it before then.
+  virtual std::vector<QuotaAlert> lease_due_alerts(int64_t now_s, int64_t lease_until_s,
+                                                   size_t limit) = 0;
+  // After a delivery attempt at `at_s`: delivered, given up, or (Retry) tried again at
+  // `at_s`.
+  virtual void finish_alert(const QuotaAlert& alert, AlertOutcome outcome, int64_t at_s) = 0;
 };
 
 // The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL, synchronous = NORMAL, no

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "core/log.hpp"
+#include "core/service_metrics.hpp"
 #include "store/store_errors.hpp"
 
 namespace toolcalc::store {
@@ -158,11 +160,12 @@ bool RedisClient::failing_fast() const {
 
 void RedisClient::report_failure(const std::string& why) {
   retry_at_ms_.store(steady_ms() + options_.retry_after_failure_ms);
+  metrics::store_failures.inc();
   if (!failing_.exchange(true) && options_.log_state_changes)
-    std::fprintf(stderr,
-                 "toolcalc: redis %s is unreachable (%s); requests that must be counted are "
-                 "answered 503 STORE_UNAVAILABLE until it answers again\n",
-                 options_.url().c_str(), why.c_str());
+    log::error(
+        "redis is unreachable; requests that must be counted are answered 503 "
+        "STORE_UNAVAILABLE until it answers again",
+        {{"store", options_.url()}, {"error", why}});
 }
 
 void RedisClient::unreachable(const std::string& why) {
@@ -173,7 +176,7 @@ void RedisClient::unreachable(const std::string& why) {
 void RedisClient::report_success() {
   if (failing_.load(std::memory_order_relaxed) && failing_.exchange(false) &&
       options_.log_state_changes)
-    std::fprintf(stderr, "toolcalc: redis %s answers again\n", options_.url().c_str());
+    log::info("redis answers again", {{"store", options_.url()}});
 }
 
 void RedisClient::drop_connection() {
@@ -226,6 +229,7 @@ RedisValue RedisClient::run_once(Connection& c, const std::vector<std::string_vi
     lens.push_back(a.size());
   }
   errno = 0;
+  metrics::store_round_trips.inc();
   auto* reply = static_cast<redisReply*>(
       redisCommandArgv(c.ctx, static_cast<int>(argv.size()), argv.data(), lens.data()));
   if (!reply) {

@@ -29,10 +29,12 @@ constexpr int64_t kRateKeyTtlS = 120;
 
 // Rate steps in order, one or many (the steps a server thread started in one turn of its
 // event loop go in one call): step i has KEYS[2i+1] its window counter and KEYS[2i+2] its
-// quota counter (the window counter again when it has no quota), ARGV[4i+1..4i+4] = has
-// quota (1|0), rate limit, ttl (s), quota limit. A step takes a unit of its window unless
-// the window is at its limit, then (with a quota) a unit of its quota unless that is at
-// its limit; each sees the counts the steps before it left. Every counter is read once
+// quota counter (the window counter again when it has no quota), ARGV[4i+1..4i+4] = quota
+// mode (1 reserve | 2 read | 0 none), rate limit, ttl (s), quota limit. A step takes a unit
+// of its window unless the window is at its limit, then (reserve) a unit of its quota
+// unless that is at its limit; each sees the counts the steps before it left. A step that
+// reads, or whose rate unit is refused, reports its quota's count without taking a unit
+// (the RateLimit header's month). Every counter is read once
 // and written once at the end (INCRBY of what the call added, and the window's EXPIRE
 // when the call created it), so steps of one caller cost Redis one GET and one write per
 // counter instead of four commands each. A refused step writes nothing. Reply: {rate
@@ -54,15 +56,19 @@ local out = {}
 for i = 0, #KEYS / 2 - 1 do
   local rate_key, quota_key = KEYS[2 * i + 1], KEYS[2 * i + 2]
   local used = current(rate_key)
+  local mode = ARGV[4 * i + 1]
   if used >= tonumber(ARGV[4 * i + 2]) then
-    out[#out + 1] = 0; out[#out + 1] = used; out[#out + 1] = 0; out[#out + 1] = 0
+    out[#out + 1] = 0; out[#out + 1] = used; out[#out + 1] = 0
+    if mode == '0' then out[#out + 1] = 0 else out[#out + 1] = current(quota_key) end
   else
     used = used + 1
     count[rate_key] = used
     ttl[rate_key] = ARGV[4 * i + 3]
     out[#out + 1] = 1; out[#out + 1] = used
-    if ARGV[4 * i + 1] ~= '1' then
+    if mode == '0' then
       out[#out + 1] = 0; out[#out + 1] = 0
+    elseif mode == '2' then
+      out[#out + 1] = 0; out[#out + 1] = current(quota_key)
     else
       local q = current(quota_key)
       if q >= tonumber(ARGV[4 * i + 4]) then
@@ -110,11 +116,11 @@ struct RateSteps {
   std::vector<std::string> args;
 
   void add(std::string_view subject, int64_t window_start_s, int64_t rate_limit, int64_t key_id,
-           std::string_view period, std::optional<int64_t> quota_limit) {
+           std::string_view period, std::optional<int64_t> quota_limit, bool reserve = true) {
     std::string window = redis_keys::rate(subject, window_start_s);
     keys.push_back(window);
     keys.push_back(quota_limit ? redis_keys::quota(key_id, period) : std::move(window));
-    args.push_back(quota_limit ? "1" : "0");
+    args.push_back(!quota_limit ? "0" : reserve ? "1" : "2");
     args.push_back(std::to_string(rate_limit));
     args.push_back(std::to_string(kRateKeyTtlS));
     args.push_back(quota_limit ? std::to_string(*quota_limit) : "0");
@@ -156,9 +162,9 @@ class RedisCounters final : public SharedCounters {
 
   RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
                                        int64_t rate_limit, int64_t key_id, std::string_view period,
-                                       int64_t quota_limit) override {
+                                       int64_t quota_limit, bool reserve) override {
     RateSteps c;
-    c.add(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    c.add(subject, window_start_s, rate_limit, key_id, period, quota_limit, reserve);
     return guarded(
         [&] { return rate_step_result(redis_.eval(kTakeRateSteps, c.keys, c.args), 0, true); });
   }
@@ -196,12 +202,12 @@ class RedisCounters final : public SharedCounters {
   // other requests that arrived with it).
   bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
                        int64_t key_id, std::string_view period, std::optional<int64_t> quota_limit,
-                       StepDone done) override {
+                       bool reserve, StepDone done) override {
     if (!steps_asynchronously()) return false;
     net::io_context& loop = *this_thread_event_loop();
     StepBatch& batch = batches()[redis_.id()];
     if (batch.waiting.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
-    batch.call.add(subject, window_start_s, rate_limit, key_id, period, quota_limit);
+    batch.call.add(subject, window_start_s, rate_limit, key_id, period, quota_limit, reserve);
     batch.waiting.push_back({quota_limit.has_value(), std::move(done)});
     return true;
   }

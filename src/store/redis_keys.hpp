@@ -13,7 +13,9 @@ inline constexpr std::string_view kGeneration = "tc:keys:generation";  // INCR o
 inline constexpr std::string_view kByPrefix = "tc:keys:by_prefix";     // HASH prefix → id
 inline constexpr std::string_view kByHash = "tc:keys:by_hash";         // HASH sha256 hex → id
 
-// HASH prefix, hash (SHA-256 hex), label, plan, created, revoked (absent while active).
+// HASH prefix, hash (SHA-256 hex), label, plan, created, revoked (absent while active),
+// rate, quota (per-key limits; absent: the plan's), prev_hash, prev_expires (the secret
+// before the last rotation), webhook_url, webhook_secret.
 inline std::string key_record(int64_t id) {
   return "tc:key:" + std::to_string(id);
 }
@@ -24,6 +26,20 @@ inline std::string rate(std::string_view subject, int64_t window_start_s) {
 // Executions of key `id` counted in `period` ("YYYY-MM"); kept (the monthly usage record).
 inline std::string quota(int64_t id, std::string_view period) {
   return "tc:quota:{key:" + std::to_string(id) + "}:" + std::string(period);
+}
+
+// HASH "<day>|<metric>|<domain/slug>" → count: key `id`'s usage history of `period`
+// ("YYYY-MM"); expires 13 months after the month began.
+inline std::string history(int64_t id, std::string_view period) {
+  return "tc:usage:{key:" + std::to_string(id) + "}:" + std::string(period);
+}
+// Quota alerts share one hash tag, so that a script touching an alert and the due set
+// names keys of one cluster slot. ZSET "<id>:<period>:<pct>" → when its next delivery is due.
+inline constexpr std::string_view kAlertsDue = "tc:alerts:{alerts}:due";
+// HASH key_id, period, threshold, used, quota, created, attempts, state, finished.
+inline constexpr std::string_view kAlertPrefix = "tc:alert:{alerts}:";
+inline std::string alert_member(int64_t id, std::string_view period, int32_t pct) {
+  return std::to_string(id) + ":" + std::string(period) + ":" + std::to_string(pct);
 }
 
 }  // namespace toolcalc::store::redis_keys

@@ -20,6 +20,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/service_metrics.hpp"
 #include "store/resp.hpp"
 #include "store/store_errors.hpp"
 
@@ -64,6 +65,7 @@ class Pipeline {
           awaiting_ += unsent_;
           sent_.push_back({unsent_, std::chrono::steady_clock::now()});
           unsent_ = 0;
+          metrics::store_round_trips.inc();
           auto [ec, n] = co_await net::async_write(socket_, net::buffer(sending_), use_tuple);
           (void)n;
           if (ec) {

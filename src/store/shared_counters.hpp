@@ -30,10 +30,13 @@ class SharedCounters {
   // `limit` are used. The window's counter expires on its own after the window.
   virtual CounterStep take_rate(std::string_view subject, int64_t window_start_s,
                                 int64_t limit) = 0;
-  // take_rate, then (only when it allowed) reserve_quota, in one step.
+  // take_rate, then (only when it allowed) reserve_quota, in one step. With `reserve`
+  // false the quota is only read: `quota.used` is its count, `quota.allowed` false. A
+  // refused rate unit also reads the count.
   virtual RateAndQuotaStep take_rate_and_quota(std::string_view subject, int64_t window_start_s,
                                                int64_t rate_limit, int64_t key_id,
-                                               std::string_view period, int64_t quota_limit) = 0;
+                                               std::string_view period, int64_t quota_limit,
+                                               bool reserve = true) = 0;
   // `units` of `key_id`'s quota in `period` ("YYYY-MM"), all or none: refused when fewer
   // than `units` are left below `limit`.
   virtual CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
@@ -48,9 +51,9 @@ class SharedCounters {
   using StepDone = std::function<void(const RateAndQuotaStep&, std::exception_ptr)>;
   virtual bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
                                int64_t key_id, std::string_view period,
-                               std::optional<int64_t> quota_limit, StepDone done) {
+                               std::optional<int64_t> quota_limit, bool reserve, StepDone done) {
     (void)subject, (void)window_start_s, (void)rate_limit, (void)key_id, (void)period;
-    (void)quota_limit, (void)done;
+    (void)quota_limit, (void)reserve, (void)done;
     return false;
   }
   // Whether start_rate_step can work on the calling thread now.

@@ -10,6 +10,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::store {
@@ -17,7 +18,7 @@ namespace {
 
 // Bump when the schema changes, and add the migration from the previous version in
 // `migrate` below.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 // How long a writer waits for another process's write transaction (a `toolcalc keys`
 // command against a running server, or the reverse) before failing with "database is locked".
 constexpr int kBusyTimeoutMs = 5000;
@@ -43,6 +44,39 @@ CREATE TABLE monthly_usage (
   used   INTEGER NOT NULL CHECK (used >= 0),
   PRIMARY KEY (key_id, period)
 ) WITHOUT ROWID;
+)sql";
+
+// Version 2: per-key limits, key rotation, quota alert webhooks, usage history and the
+// alerts' delivery state.
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE api_keys ADD COLUMN rate_per_minute INTEGER;
+ALTER TABLE api_keys ADD COLUMN monthly_quota INTEGER;
+ALTER TABLE api_keys ADD COLUMN previous_hash BLOB CHECK (length(previous_hash) = 32);
+ALTER TABLE api_keys ADD COLUMN previous_expires_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE api_keys ADD COLUMN webhook_url TEXT NOT NULL DEFAULT '';
+ALTER TABLE api_keys ADD COLUMN webhook_secret TEXT NOT NULL DEFAULT '';
+CREATE TABLE usage_history (
+  key_id INTEGER NOT NULL REFERENCES api_keys(id),
+  day    INTEGER NOT NULL,
+  tool   TEXT    NOT NULL,
+  metric INTEGER NOT NULL,
+  count  INTEGER NOT NULL CHECK (count >= 0),
+  PRIMARY KEY (key_id, day, tool, metric)
+) WITHOUT ROWID;
+CREATE TABLE quota_alerts (
+  key_id          INTEGER NOT NULL REFERENCES api_keys(id),
+  period          TEXT    NOT NULL,
+  threshold       INTEGER NOT NULL,
+  used            INTEGER NOT NULL,
+  monthly_quota   INTEGER NOT NULL,
+  created_at      INTEGER NOT NULL,
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  delivered_at    INTEGER,
+  PRIMARY KEY (key_id, period, threshold)
+) WITHOUT ROWID;
+CREATE INDEX quota_alerts_due ON quota_alerts(next_attempt_at)
+  WHERE next_attempt_at IS NOT NULL;
 )sql";
 
 class Database;
@@ -72,6 +106,10 @@ class Statement {
     }
     Use& bind_text(int i, std::string_view v) {
       check(sqlite3_bind_text(s_.stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
+      return *this;
+    }
+    Use& bind_optional(int i, const std::optional<int64_t>& v) {
+      check(v ? sqlite3_bind_int64(s_.stmt_, i, *v) : sqlite3_bind_null(s_.stmt_, i));
       return *this;
     }
     Use& bind_blob(int i, std::string_view v) {
@@ -205,10 +243,10 @@ Database& configure(Database& db) {
     throw StoreError("database schema version " + std::to_string(version) +
                      " is newer than this toolcalc supports (" + std::to_string(kSchemaVersion) +
                      "); use a newer toolcalc");
-  if (version == 0) {
-    db.exec(kSchemaV1);
+  if (version < 1) db.exec(kSchemaV1);
+  if (version < 2) db.exec(kSchemaV2);
+  if (version < kSchemaVersion)
     db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
-  }
   tx.commit();
   return db;
 }
@@ -222,10 +260,34 @@ KeyRecord read_key(const Statement::Use& row) {
   k.plan = row.text(4);
   k.created_epoch_s = row.integer(5);
   if (!row.is_null(6)) k.revoked_epoch_s = row.integer(6);
+  if (!row.is_null(7)) k.rate_per_minute = row.integer(7);
+  if (!row.is_null(8)) k.monthly_quota = row.integer(8);
+  k.previous_hash = row.blob(9);
+  k.previous_expires_epoch_s = row.integer(10);
+  k.webhook_url = row.text(11);
+  k.webhook_secret = row.text(12);
   return k;
 }
 
-#define KEY_COLUMNS "k.id, k.prefix, k.key_hash, k.label, k.plan, k.created_at, k.revoked_at"
+constexpr int kKeyColumns = 13;
+#define KEY_COLUMNS                                                                             \
+  "k.id, k.prefix, k.key_hash, k.label, k.plan, k.created_at, k.revoked_at, "                   \
+  "k.rate_per_minute, k.monthly_quota, k.previous_hash, k.previous_expires_at, k.webhook_url, " \
+  "k.webhook_secret"
+
+QuotaAlert read_alert(const Statement::Use& row) {
+  QuotaAlert a;
+  a.key_id = row.integer(0);
+  a.period = row.text(1);
+  a.threshold_pct = static_cast<int32_t>(row.integer(2));
+  a.used = row.integer(3);
+  a.monthly_quota = row.integer(4);
+  a.created_epoch_s = row.integer(5);
+  a.attempts = static_cast<int32_t>(row.integer(6));
+  return a;
+}
+
+#define ALERT_COLUMNS "key_id, period, threshold, used, monthly_quota, created_at, attempts"
 
 class SqliteAccountStore final : public AccountStore {
  public:
@@ -233,8 +295,10 @@ class SqliteAccountStore final : public AccountStore {
       : file_(file),
         db_(file),
         insert_key_(configure(db_),
-                    "INSERT INTO api_keys(prefix, key_hash, label, plan, created_at) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(prefix) DO NOTHING RETURNING id"),
+                    "INSERT INTO api_keys(prefix, key_hash, label, plan, created_at, "
+                    "rate_per_minute, monthly_quota, webhook_url, webhook_secret) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT(prefix) DO NOTHING "
+                    "RETURNING id"),
         bump_generation_(db_, "UPDATE meta SET value = value + 1 WHERE name = 'key_generation'"),
         generation_(db_, "SELECT value FROM meta WHERE name = 'key_generation'"),
         find_prefix_(db_, "SELECT id, revoked_at FROM api_keys WHERE prefix = ?1"),
@@ -246,10 +310,42 @@ class SqliteAccountStore final : public AccountStore {
         usage_(db_, "SELECT key_id, used FROM monthly_usage WHERE period = ?1"),
         add_usage_(db_,
                    "INSERT INTO monthly_usage(key_id, period, used) VALUES (?1, ?2, MAX(?3, 0)) "
-                   "ON CONFLICT(key_id, period) DO UPDATE SET used = MAX(used + ?3, 0)") {}
+                   "ON CONFLICT(key_id, period) DO UPDATE SET used = MAX(used + ?3, 0)"),
+        rotate_(db_,
+                "UPDATE api_keys SET previous_hash = key_hash, previous_expires_at = ?3, "
+                "key_hash = ?2 WHERE id = ?1"),
+        update_(db_,
+                "UPDATE api_keys SET plan = COALESCE(?2, plan), label = COALESCE(?3, label), "
+                "rate_per_minute = CASE WHEN ?4 THEN ?5 ELSE rate_per_minute END, "
+                "monthly_quota = CASE WHEN ?6 THEN ?7 ELSE monthly_quota END, "
+                "webhook_url = CASE WHEN ?8 THEN ?9 ELSE webhook_url END, "
+                "webhook_secret = CASE WHEN ?8 THEN ?10 ELSE webhook_secret END WHERE id = ?1"),
+        add_history_(db_,
+                     "INSERT INTO usage_history(key_id, day, tool, metric, count) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(key_id, day, tool, metric) "
+                     "DO UPDATE SET count = count + ?5"),
+        history_(db_,
+                 "SELECT day, tool, metric, count FROM usage_history WHERE key_id = ?1 "
+                 "AND day >= ?2 AND day < ?3 ORDER BY day, tool, metric"),
+        drop_history_(db_, "DELETE FROM usage_history WHERE day < ?1"),
+        create_alert_(db_, "INSERT INTO quota_alerts(" ALERT_COLUMNS
+                           ", next_attempt_at) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?6) "
+                           "ON CONFLICT(key_id, period, threshold) DO NOTHING RETURNING key_id"),
+        due_alerts_(db_, "SELECT " ALERT_COLUMNS
+                         " FROM quota_alerts "
+                         "WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?1 "
+                         "ORDER BY next_attempt_at LIMIT ?2"),
+        lease_alert_(db_,
+                     "UPDATE quota_alerts SET next_attempt_at = ?4 "
+                     "WHERE key_id = ?1 AND period = ?2 AND threshold = ?3"),
+        finish_alert_(db_,
+                      "UPDATE quota_alerts SET attempts = attempts + 1, next_attempt_at = ?4, "
+                      "delivered_at = ?5 WHERE key_id = ?1 AND period = ?2 AND threshold = ?3") {}
 
   std::optional<int64_t> create_key(const NewKey& key) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     std::optional<int64_t> id;
     {
@@ -258,7 +354,11 @@ class SqliteAccountStore final : public AccountStore {
           .bind_blob(2, key.key_hash)
           .bind_text(3, key.label)
           .bind_text(4, key.plan)
-          .bind(5, key.created_epoch_s);
+          .bind(5, key.created_epoch_s)
+          .bind_optional(6, key.rate_per_minute)
+          .bind_optional(7, key.monthly_quota)
+          .bind_text(8, key.webhook_url)
+          .bind_text(9, key.webhook_secret);
       if (use.step()) id = use.integer(0);
       while (use.step()) {
       }
@@ -271,6 +371,7 @@ class SqliteAccountStore final : public AccountStore {
 
   RevokeOutcome revoke_key(std::string_view prefix, int64_t now_epoch_s) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     int64_t id = 0;
     {
@@ -290,13 +391,53 @@ class SqliteAccountStore final : public AccountStore {
     return RevokeOutcome::Revoked;
   }
 
+  ChangeOutcome rotate_key(std::string_view prefix, std::string_view new_hash,
+                           int64_t previous_expires_epoch_s) override {
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Write);
+    int64_t id = 0;
+    if (const ChangeOutcome found = find_active(prefix, id); found != ChangeOutcome::Done)
+      return found;
+    {
+      Statement::Use use(rotate_);
+      use.bind(1, id).bind_blob(2, new_hash).bind(3, previous_expires_epoch_s);
+      use.step();
+    }
+    bump_generation();
+    tx.commit();
+    return ChangeOutcome::Done;
+  }
+
+  ChangeOutcome update_key(std::string_view prefix, const KeyUpdate& u) override {
+    std::lock_guard lock(mu_);
+    Transaction tx(db_, Transaction::Write);
+    int64_t id = 0;
+    if (const ChangeOutcome found = find_active(prefix, id); found != ChangeOutcome::Done)
+      return found;
+    {
+      Statement::Use use(update_);
+      use.bind(1, id);
+      if (u.plan) use.bind_text(2, *u.plan);
+      if (u.label) use.bind_text(3, *u.label);
+      use.bind(4, u.set_rate_per_minute).bind_optional(5, u.rate_per_minute);
+      use.bind(6, u.set_monthly_quota).bind_optional(7, u.monthly_quota);
+      use.bind(8, u.set_webhook).bind_text(9, u.webhook_url).bind_text(10, u.webhook_secret);
+      use.step();
+    }
+    bump_generation();
+    tx.commit();
+    return ChangeOutcome::Done;
+  }
+
   int64_t key_generation() override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     return read_generation();
   }
 
   KeySet load_keys() override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();        // one statement or transaction
     Transaction tx(db_, Transaction::Read);  // generation and keys from one snapshot
     KeySet set;
     set.generation = read_generation();
@@ -307,15 +448,17 @@ class SqliteAccountStore final : public AccountStore {
 
   std::vector<KeyWithUsage> list_keys(std::string_view period) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     std::vector<KeyWithUsage> out;
     Statement::Use use(list_keys_);
     use.bind_text(1, period);
-    while (use.step()) out.push_back({read_key(use), use.integer(7)});
+    while (use.step()) out.push_back({read_key(use), use.integer(kKeyColumns)});
     return out;
   }
 
   std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) override {
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     std::unordered_map<int64_t, int64_t> out;
     Statement::Use use(usage_);
     use.bind_text(1, period);
@@ -323,14 +466,22 @@ class SqliteAccountStore final : public AccountStore {
     return out;
   }
 
-  void add_usage(const std::vector<UsageDelta>& deltas) override {
-    if (deltas.empty()) return;
+  void add_usage(const std::vector<UsageDelta>& deltas,
+                 const std::vector<HistoryDelta>& history) override {
+    if (deltas.empty() && history.empty()) return;
     std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
     Transaction tx(db_, Transaction::Write);
     for (const auto& d : deltas) {
       if (d.delta == 0) continue;
       Statement::Use use(add_usage_);
       use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
+      use.step();
+    }
+    for (const auto& h : history) {
+      if (h.delta <= 0) continue;
+      Statement::Use use(add_history_);
+      use.bind(1, h.key_id).bind(2, h.day).bind_text(3, h.tool).bind(4, h.metric).bind(5, h.delta);
       use.step();
     }
     tx.commit();
@@ -351,11 +502,80 @@ class SqliteAccountStore final : public AccountStore {
     if (rc != SQLITE_OK && rc != SQLITE_BUSY) checkpointer_->fail("checkpoint");
   }
 
+  std::vector<HistoryRow> load_history(int64_t key_id, int32_t first_day,
+                                       int32_t end_day) override {
+    std::lock_guard lock(mu_);
+    std::vector<HistoryRow> out;
+    Statement::Use use(history_);
+    use.bind(1, key_id).bind(2, first_day).bind(3, end_day);
+    while (use.step())
+      out.push_back({static_cast<int32_t>(use.integer(0)), use.text(1),
+                     static_cast<int32_t>(use.integer(2)), use.integer(3)});
+    return out;
+  }
+
+  void drop_history_before(int32_t day) override {
+    std::lock_guard lock(mu_);
+    Statement::Use use(drop_history_);
+    use.bind(1, day);
+    use.step();
+  }
+
+  bool create_alert(const QuotaAlert& a) override {
+    std::lock_guard lock(mu_);
+    Statement::Use use(create_alert_);
+    use.bind(1, a.key_id).bind_text(2, a.period).bind(3, a.threshold_pct).bind(4, a.used);
+    use.bind(5, a.monthly_quota).bind(6, a.created_epoch_s);
+    const bool created = use.step();
+    while (use.step()) {
+    }
+    return created;
+  }
+
+  std::vector<QuotaAlert> lease_due_alerts(int64_t now_s, int64_t lease_until_s,
+                                           size_t limit) override {
+    std::lock_guard lock(mu_);
+    // One write transaction: another process's lease waits for it (busy_timeout) and
+    // then no longer sees these alerts as due.
+    Transaction tx(db_, Transaction::Write);
+    std::vector<QuotaAlert> out;
+    {
+      Statement::Use use(due_alerts_);
+      use.bind(1, now_s).bind(2, static_cast<int64_t>(limit));
+      while (use.step()) out.push_back(read_alert(use));
+    }
+    for (const auto& a : out) {
+      Statement::Use use(lease_alert_);
+      use.bind(1, a.key_id).bind_text(2, a.period).bind(3, a.threshold_pct).bind(4, lease_until_s);
+      use.step();
+    }
+    tx.commit();
+    return out;
+  }
+
+  void finish_alert(const QuotaAlert& a, AlertOutcome outcome, int64_t at_s) override {
+    std::lock_guard lock(mu_);
+    Statement::Use use(finish_alert_);
+    use.bind(1, a.key_id).bind_text(2, a.period).bind(3, a.threshold_pct);
+    if (outcome == AlertOutcome::Retry) use.bind(4, at_s);
+    if (outcome == AlertOutcome::Delivered) use.bind(5, at_s);
+    use.step();
+  }
+
  private:
   int64_t read_generation() {
     Statement::Use use(generation_);
     if (!use.step()) db_.fail("meta.key_generation is missing");
     return use.integer(0);
+  }
+  // The id of the key with `prefix` when it is active; NotFound or Revoked otherwise.
+  ChangeOutcome find_active(std::string_view prefix, int64_t& id) {
+    Statement::Use use(find_prefix_);
+    use.bind_text(1, prefix);
+    if (!use.step()) return ChangeOutcome::NotFound;
+    if (!use.is_null(1)) return ChangeOutcome::Revoked;
+    id = use.integer(0);
+    return ChangeOutcome::Done;
   }
   void bump_generation() {
     Statement::Use use(bump_generation_);
@@ -366,7 +586,8 @@ class SqliteAccountStore final : public AccountStore {
   std::mutex mu_;
   Database db_;  // declared before the statements: they are finalised before it closes
   Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
-      list_keys_, usage_, add_usage_;
+      list_keys_, usage_, add_usage_, rotate_, update_, add_history_, history_, drop_history_,
+      create_alert_, due_alerts_, lease_alert_, finish_alert_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
 };

@@ -111,7 +111,7 @@ def api(redis_backend, shared_data_dir, config_file):
             proxy.stop()
         rc = server.stop(timeout=15)
     assert rc == 0, f"shared server exited {rc} after SIGTERM; stderr: {server.stderr_lines}"
-    assert server.wait_for_line(r"toolcalc stopped", timeout=2), server.stdout_lines
+    assert server.wait_for_log(r"^stopped$", timeout=2), server.stderr_lines
 
 
 @pytest.fixture

@@ -248,9 +248,11 @@ class PrismProxy:
             raise AssertionError(f"Prism reports violations on {what}: {violations}")
         raw = self.relay.take(r.headers["X-Request-ID"])
         assert raw is not None, f"no recorded response for {r.headers['X-Request-ID']}"
-        if raw or r.content:
+        if (raw or r.content) and "json" in r.headers.get("Content-Type", ""):
             assert json.loads(raw) == r.json(), \
                 f"Prism relayed other JSON than the server sent: {r.text} vs {raw!r}"
+        elif raw or r.content:  # text (/llms.txt): relayed byte for byte
+            assert raw == r.content, f"Prism relayed other bytes than the server sent: {r.text}"
         r._content = raw
         Stats.relayed += 1
         return r

@@ -32,7 +32,8 @@ REQUEST_ID_RE = re.compile(r"^req_[A-Za-z0-9]{20,}$")
 LIVE_KEY_RE = re.compile(r"^tc_live_[A-Za-z0-9]{32}$")
 TEST_KEY_RE = re.compile(r"tc_test_[A-Za-z0-9]{32}")
 SEMVER_RE = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
-LISTEN_RE = re.compile(r"listening on (\S+):(\d+)")
+# The start-up log line's msg (a JSON line on stderr, core/log.hpp).
+LISTEN_RE = re.compile(r"^listening on (\S+):(\d+)$")
 
 EXPOSED_HEADERS = [
     "X-Request-ID",
@@ -40,6 +41,8 @@ EXPOSED_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit-Policy",
+    "RateLimit",
     "Retry-After",
 ]
 
@@ -120,6 +123,8 @@ SESSION_KEYS = {
     "quota10": "quota10",
     "sweep": "big",        # test_sweep.py: counts its own quota and rate units
     "sweep10": "quota10",  # test_sweep.py: a sweep needs `points` units
+    "analysis": "big",     # test_analysis.py: counts its own quota and rate units
+    "analysis10": "quota10",  # test_analysis.py: the quota must cover the evaluations
 }
 
 
@@ -225,23 +230,43 @@ def revoke_key(data_dir, config, key):
     return run_cli(*args)
 
 
+LOG_LEVELS = ("debug", "info", "warn", "error")
+
+
+def parse_log_line(line):
+    """One operational log line as a dict with at least time, level and msg, or None when
+    the line is not one."""
+    if not line.startswith("{"):
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not {"time", "level", "msg"} <= set(record):
+        return None
+    return record
+
+
 class Server:
     """One `toolcalc serve` process on a kernel-chosen loopback port."""
 
     def __init__(self, data_dir, config=None, base_path=None, dev=False, threads=2,
-                 own_store=False):
+                 own_store=False, env=None, args=()):
         self.data_dir = Path(data_dir)
         self.config = config
         self.own_store = own_store  # `config` names its store itself (the fleet test)
         self.base_path = base_path or ""
         self.dev = dev
         self.threads = threads
+        self.env = env  # added to the environment (TOOLCALC_* settings)
+        self.args = list(args)  # more `serve` flags
         self.proc = None
         self.port = None
         self.stdout_lines = []
         self.stderr_lines = []
         self._cv = threading.Condition()
         self._stdout_done = False
+        self._stderr_done = False
 
     @property
     def base_url(self):
@@ -258,20 +283,53 @@ class Server:
         with self._cv:
             if is_stdout:
                 self._stdout_done = True
+            else:
+                self._stderr_done = True
             self._cv.notify_all()
 
     def wait_for_line(self, pattern, timeout=10.0):
         """The first stdout line matching `pattern` (a match object), or None."""
-        rx = re.compile(pattern)
+        return self._wait(lambda: self.stdout_lines, re.compile(pattern).search, timeout)
+
+    def log_records(self):
+        """The operational log: stderr's JSON lines, parsed (other lines, such as a
+        sanitizer's report, are left out)."""
+        with self._cv:
+            lines = list(self.stderr_lines)
+        return [r for r in map(parse_log_line, lines) if r is not None]
+
+    def wait_for_log(self, msg_pattern, timeout=10.0):
+        """The match of `msg_pattern` on the msg of the first operational log line (stderr)
+        whose msg matches, or None."""
+        rx = re.compile(msg_pattern)
+
+        def match(line):
+            record = parse_log_line(line)
+            return rx.search(record["msg"]) if record else None
+        return self._wait(lambda: self.stderr_lines, match, timeout)
+
+    def wait_for_output_end(self, timeout=10.0):
+        """True once both stdout and stderr reached their end (the process exited and every
+        line was read)."""
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while not (self._stdout_done and self._stderr_done):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cv.wait(min(0.2, remaining))
+        return True
+
+    def _wait(self, lines, match, timeout):
         deadline = time.monotonic() + timeout
         with self._cv:
             while True:
-                for line in self.stdout_lines:
-                    m = rx.search(line)
+                for line in lines():
+                    m = match(line)
                     if m:
                         return m
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or self._stdout_done:
+                if remaining <= 0 or (self._stdout_done and self._stderr_done):
                     return None
                 self._cv.wait(min(0.2, remaining))
 
@@ -285,13 +343,15 @@ class Server:
             args += ["--base-path", self.base_path]
         if self.dev:
             args += ["--dev"]
+        args += self.args
+        env = {**os.environ, **self.env} if self.env else None
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, env=env)
         for stream, sink, is_stdout in ((self.proc.stdout, self.stdout_lines, True),
                                         (self.proc.stderr, self.stderr_lines, False)):
             threading.Thread(target=self._pump, args=(stream, sink, is_stdout),
                              daemon=True).start()
-        m = self.wait_for_line(LISTEN_RE.pattern, timeout=15)
+        m = self.wait_for_log(LISTEN_RE.pattern, timeout=15)
         if not m:
             self.kill()
             raise AssertionError(f"server did not report 'listening on': rc={self.proc.poll()}\n"
@@ -389,6 +449,53 @@ def header_int(r, name):
     return int(v)
 
 
+# One member of a RateLimit-Policy or RateLimit field (draft-ietf-httpapi-ratelimit-headers-09
+# as toolcalc writes it): a String item with Integer parameters.
+SF_MEMBER_RE = re.compile(r'^"([a-z]+)"((?:;[a-z]+=\d+)+)$')
+
+
+def parse_ratelimit_field(value):
+    """{policy name: {parameter: int}} of a RateLimit-Policy or RateLimit field value."""
+    out = {}
+    for member in value.split(","):
+        m = SF_MEMBER_RE.match(member.strip())
+        assert m, f"not a structured-field item with integer parameters: {member!r} in {value!r}"
+        assert m.group(1) not in out, f"policy {m.group(1)} twice in {value!r}"
+        out[m.group(1)] = {k: int(v) for k, v in
+                           (p.split("=") for p in m.group(2).split(";")[1:])}
+    return out
+
+
+def ratelimit_fields(r):
+    """(RateLimit-Policy, RateLimit) of a response, parsed."""
+    policy = r.headers.get("RateLimit-Policy")
+    limit = r.headers.get("RateLimit")
+    assert policy is not None and limit is not None, \
+        f"RateLimit-Policy / RateLimit missing on {r.status_code} {r.request.method} {r.url}"
+    return parse_ratelimit_field(policy), parse_ratelimit_field(limit)
+
+
+def check_ratelimit_fields(r, accounts):
+    """The IETF fields agree with the X-RateLimit-* headers of the same response: the
+    "minute" policy is the window; a "month" policy, when present, is a calendar month."""
+    policy, limit = ratelimit_fields(r)
+    assert set(policy) == set(limit), (policy, limit)
+    assert set(policy) <= {"minute", "month"} and "minute" in policy, policy
+    assert policy["minute"] == {"q": header_int(r, "X-RateLimit-Limit"), "w": 60}, policy
+    assert set(limit["minute"]) == {"r", "t"}, limit
+    assert limit["minute"]["r"] == header_int(r, "X-RateLimit-Remaining"), limit
+    assert 0 <= limit["minute"]["t"] <= 60, limit
+    if accounts:
+        expected_t = header_int(r, "X-RateLimit-Reset") - time.time()
+        assert abs(limit["minute"]["t"] - expected_t) <= 2, (limit, expected_t)
+    if "month" in policy:
+        assert set(policy["month"]) == {"q", "w"} and set(limit["month"]) == {"r", "t"}
+        assert policy["month"]["w"] in (28 * 86400, 29 * 86400, 30 * 86400, 31 * 86400), policy
+        assert 0 <= limit["month"]["r"] <= policy["month"]["q"], (policy, limit)
+        assert 0 < limit["month"]["t"] <= policy["month"]["w"], (policy, limit)
+    return policy, limit
+
+
 def check_common_headers(r, accounts, tool_version=None, service_version=None):
     """Headers every response carries (spec §8)."""
     rid = r.headers.get("X-Request-ID")
@@ -412,6 +519,7 @@ def check_common_headers(r, accounts, tool_version=None, service_version=None):
         assert remaining <= limit
         assert reset % 60 == 0, f"X-RateLimit-Reset {reset} is not a minute boundary"
         assert now - 2 <= reset <= now + 62, f"X-RateLimit-Reset {reset} vs now {now}"
+    check_ratelimit_fields(r, accounts)
     tv = r.headers.get("X-Tool-Version")
     assert tv and SEMVER_RE.match(tv), f"X-Tool-Version {tv!r}"
     if tool_version is not None:
@@ -449,6 +557,10 @@ def check_success(r, accounts, tool=None, domain=None, version="1.0.0"):
         assert meta["quota_remaining"] is None or isinstance(meta["quota_remaining"], int)
     assert REQUEST_ID_RE.match(meta["request_id"])
     rid = check_common_headers(r, accounts, tool_version=body["version"])
+    # The month's remainder in RateLimit is meta.quota_remaining (both after this call).
+    policy, limit = ratelimit_fields(r)
+    if accounts and meta["quota_remaining"] is not None:
+        assert limit["month"]["r"] == meta["quota_remaining"], (limit, meta)
     assert rid == meta["request_id"]
     return body
 

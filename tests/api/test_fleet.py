@@ -208,6 +208,16 @@ def served_by(instance, prefix):
     return [line for line in instance.stdout_lines if f'"key_prefix":"{prefix}"' in line]
 
 
+def wait_for_access_lines(fleet, prefix, count, timeout=5.0):
+    """Until the instances' access logs hold `count` lines of `prefix` (lines are written in
+    batches, at the latest a flush interval, 1 s, after their response)."""
+    deadline = time.monotonic() + timeout
+    while sum(len(served_by(s, prefix)) for s in fleet.instances) < count:
+        assert time.monotonic() < deadline, \
+            f"fewer than {count} access-log lines of {prefix} after {timeout} s"
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory):
     f = Fleet(tmp_path_factory.mktemp("fleet"))
@@ -245,6 +255,8 @@ def test_rate_limit_is_exact_across_the_fleet(fleet):
         assert statuses.count(200) == RATE_L - taken, statuses
         assert statuses.count(429) == n - (RATE_L - taken), statuses
         assert {c for s, c, _ in outcomes if s == 429} == {"RATE_LIMITED"}
+        # Every response is logged (the /v1/me calls too), within the log's flush interval.
+        wait_for_access_lines(fleet, key[:12], n + INSTANCES)
         print("rate burst: per instance", [len(served_by(s, key[:12])) for s in fleet.instances])
         # Spread over the fleet: every instance served some of them.
         for s in fleet.instances:

@@ -114,7 +114,7 @@ def test_graceful_stop_closes_idle_keep_alive_and_refuses_new(start_server):
     assert time.monotonic() - t0 < 5, "an idle keep-alive connection must not delay the stop"
     assert reader.closed_by_peer(timeout=2)
     conn.close()
-    assert s.wait_for_line(r"^toolcalc stopped$", timeout=2), s.stdout_lines
+    assert s.wait_for_log(r"^stopped$", timeout=2), s.stderr_lines
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
@@ -147,7 +147,7 @@ def test_sigint_also_stops_gracefully(start_server):
     assert requests.get(s.url("/v1/health"), timeout=5).status_code == 200
     s.proc.send_signal(signal.SIGINT)
     assert s.proc.wait(timeout=15) == 0
-    assert s.wait_for_line(r"^toolcalc stopped$", timeout=2)
+    assert s.wait_for_log(r"^stopped$", timeout=2)
 
 
 
@@ -156,7 +156,7 @@ def test_sigterm_right_after_ready_line_stops_gracefully(start_server):
         s = start_server()
         s.proc.send_signal(signal.SIGTERM)
         assert s.proc.wait(timeout=15) == 0
-        assert s.wait_for_line(r"^toolcalc stopped$", timeout=2)
+        assert s.wait_for_log(r"^stopped$", timeout=2)
 
 
 def test_listen_on_port_in_use_fails_cleanly(start_server, tmp_path):

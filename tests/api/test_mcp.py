@@ -77,7 +77,8 @@ def test_tools_list_names_every_tool(api):
     assert r.status_code == 200, r.text
     tools = r.json()["result"]["tools"]
     items = api.get("/v1/tools?limit=100").json()["result"]["items"]
-    assert [t["name"] for t in tools] == [f"{i['domain']}_{i['tool']}" for i in items]
+    assert [t["name"] for t in tools] == [f"{i['domain']}_{i['tool']}" for i in items] + \
+        ["tolerance_analysis", "solve_for_input"]
     for t in tools:
         assert len(t["name"]) <= 64 and all(c.isalnum() or c in "_-" for c in t["name"])
         assert t["inputSchema"]["type"] == "object"
@@ -164,3 +165,64 @@ def test_origin_is_checked(api, origin, status):
         assert r.json()["error"]["data"]["code"] == "FORBIDDEN"
     else:
         assert r.json()["result"] == {}
+
+
+# --- tolerance_analysis and solve_for_input -----------------------------------------------
+
+DIVIDER = "/v1/electronics/voltage-divider"
+DIVIDER_TOOL = "electronics_voltage-divider"
+DIVIDER_INPUTS = {"vin_v": 12, "r1_ohm": 10000, "r2_ohm": 10000}
+TOLERANCE_BODY = {"inputs": DIVIDER_INPUTS, "samples": 300,
+                  "tolerances": {"r1_ohm": {"pct": 1}, "r2_ohm": {"pct": 1}}}
+SOLVE_BODY = {"inputs": DIVIDER_INPUTS, "vary": "r2_ohm",
+              "target": {"output": "vout_v", "value": 3.3}}
+
+
+def test_analysis_tools_are_listed_with_their_schemas(api):
+    tools = {t["name"]: t for t in api.post(MCP, rpc("tools/list"), key=None).json()["result"]["tools"]}
+    tol, solve = tools["tolerance_analysis"], tools["solve_for_input"]
+    assert tol["inputSchema"]["required"] == ["tool", "tolerances"]
+    assert solve["inputSchema"]["required"] == ["tool", "vary", "target"]
+    assert DIVIDER_TOOL in tol["inputSchema"]["properties"]["tool"]["enum"]
+    assert DIVIDER_TOOL in solve["inputSchema"]["properties"]["tool"]["enum"]
+    assert "outputs" in tol["outputSchema"]["properties"]
+    assert "solutions" in solve["outputSchema"]["properties"]
+
+
+@pytest.mark.parametrize("name,body,path", [("tolerance_analysis", TOLERANCE_BODY, "/tolerance"),
+                                            ("solve_for_input", SOLVE_BODY, "/solve")])
+def test_analysis_tools_answer_what_rest_answers(api, mcp_key, name, body, path):
+    rest = check_success(api.post(DIVIDER + path, body, key=mcp_key), True, version="2.0.0")
+    r = call(api, mcp_key, name, {"tool": DIVIDER_TOOL, **body})
+    assert r.status_code == 200, r.text
+    assert r.headers["X-Tool-Version"] == "2.0.0"
+    res = r.json()["result"]
+    assert res["isError"] is False
+    assert res["structuredContent"] == rest["result"]
+    assert json.loads(res["content"][0]["text"]) == rest["result"]
+    assert res["_meta"]["toolcalc/quota_remaining"] == rest["meta"]["quota_remaining"] - 1
+
+
+@pytest.mark.parametrize("name,arguments,code,field,part", [
+    ("tolerance_analysis", {"tolerances": {}}, "VALIDATION_ERROR", "tool", "tool (a string)"),
+    ("tolerance_analysis", {"tool": "electronics.voltage-divider"}, "VALIDATION_ERROR", "tool",
+     "did you mean 'electronics_voltage-divider'"),
+    ("tolerance_analysis", {"tool": DIVIDER_TOOL, "inputs": DIVIDER_INPUTS,
+                            "tolerances": {"r1_ohm": {"pct": 200}}},
+     "VALIDATION_ERROR", "tolerances.r1_ohm", "below its minimum"),
+    ("solve_for_input", {**SOLVE_BODY, "tool": DIVIDER_TOOL, "vary": "e_series"},
+     "VALIDATION_ERROR", "vary", "not a numeric input"),
+    ("solve_for_input", {**SOLVE_BODY, "tool": DIVIDER_TOOL,
+                         "target": {"output": "vout_v", "value": 20}},
+     "NO_SOLUTION", "target.value", "reaches"),
+])
+def test_analysis_tool_errors_are_tool_results_and_use_no_quota(api, mcp_key, name, arguments,
+                                                                 code, field, part):
+    before = api.get("/v1/me", key=mcp_key).json()["result"]["quota"]["used"]
+    r = call(api, mcp_key, name, arguments)
+    assert r.status_code == 200, r.text
+    res = r.json()["result"]
+    assert res["isError"] is True
+    assert part in res["content"][0]["text"], res
+    assert res["_meta"]["toolcalc/error"] == {"code": code, "field": field}
+    assert api.get("/v1/me", key=mcp_key).json()["result"]["quota"]["used"] == before

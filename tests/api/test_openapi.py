@@ -66,13 +66,21 @@ def test_server_url_follows_the_served_base_path(start_server):
 
 def test_every_endpoint_and_shared_component(doc):
     paths = doc["paths"]
-    for p in ["/v1/tools", "/v1/tools/{slug}", "/v1/domains", "/v1/me", "/v1/health",
-              "/v1/openapi.json", "/mcp"]:
+    for p in ["/v1/tools", "/v1/tools/{slug}", "/v1/domains", "/v1/me", "/v1/usage",
+              "/v1/health", "/v1/openapi.json", "/mcp"]:
         assert p in paths, p
     comps = doc["components"]
     for h in ["X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
-              "X-RateLimit-Reset", "Retry-After"]:
+              "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"]:
         assert h in comps["headers"], h
+    # Every response of every operation names the IETF fields with the X-RateLimit-* ones.
+    for path, item in paths.items():
+        for method, op in item.items():
+            for status, resp in op["responses"].items():
+                if "$ref" in resp:
+                    resp = comps["responses"][resp["$ref"].split("/")[-1]]
+                names = set(resp.get("headers", {}))
+                assert {"RateLimit-Policy", "RateLimit"} <= names, (path, method, status)
     assert comps["securitySchemes"]["bearerAuth"] == {**comps["securitySchemes"]["bearerAuth"],
                                                       "type": "http", "scheme": "bearer"}
     for name in ["SuccessEnvelope", "ErrorEnvelope", "ErrorCode", "ResultEnvelope"]:
@@ -132,3 +140,53 @@ def test_example_requests_run(api, doc):
     for name, ex in op["requestBody"]["content"]["application/json"]["examples"].items():
         r = api.post(BATTERY, ex["value"])
         assert r.status_code == 200, (name, r.text)
+
+
+def test_every_tool_has_tolerance_and_solve_with_exact_schemas(api, doc):
+    """…/tolerance and …/solve per tool (docs/api.md): the input keys, numeric inputs and
+    outputs enumerated, and the limits the server enforces."""
+    tools = api.get("/v1/tools?limit=100").json()["result"]["items"]
+    schemas = doc["components"]["schemas"]
+    for t in tools:
+        record = api.get(t["endpoint"] + "/schema").json()["result"]
+        numeric = [i["key"] for i in record["inputs"] if i["type"] in ("number", "integer")]
+        numbers = [o["key"] for o in record["outputs"] if o["type"] == "number"]
+        name = pascal(t["tool"])
+        if not numeric:
+            assert t["endpoint"] + "/tolerance" not in doc["paths"]
+            continue
+        for kind in ("tolerance", "solve"):
+            if kind == "solve" and not numbers:
+                continue
+            op = doc["paths"][f"{t['endpoint']}/{kind}"]["post"]
+            assert op["operationId"] == kind + name
+            assert op["security"] == [{"bearerAuth": []}]
+            assert {"200", "400", "401", "415", "422", "429", "500", "503"} <= set(op["responses"])
+            ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            assert ref == f"#/components/schemas/{name}{kind.title()}Request"
+        req = schemas[name + "ToleranceRequest"]
+        assert req["additionalProperties"] is False
+        assert list(req["properties"]) == ["inputs", "tolerances", "distribution", "samples",
+                                           "seed"]
+        assert req["properties"]["inputs"]["properties"].keys() == \
+            {i["key"] for i in record["inputs"]}
+        tol = req["properties"]["tolerances"]
+        assert list(tol["properties"]) == numeric
+        assert (tol["minProperties"], tol["maxProperties"]) == (1, 12)
+        samples = req["properties"]["samples"]
+        assert (samples["minimum"], samples["maximum"], samples["default"]) == (100, 100000, 10000)
+        res = schemas[name + "ToleranceResult"]["properties"]["outputs"]
+        assert res["required"] == [o["key"] for o in record["outputs"]]
+        for o in record["outputs"]:
+            piece = "ToleranceNumberOutput" if o["type"] == "number" else "ToleranceTextOutput"
+            assert res["properties"][o["key"]] == {"$ref": f"#/components/schemas/{piece}"}
+        if numbers:
+            solve = schemas[name + "SolveRequest"]["properties"]
+            assert solve["vary"]["enum"] == numeric
+            assert solve["target"]["properties"]["output"]["enum"] == numbers
+            item = schemas[name + "SolveResult"]["properties"]["solutions"]["items"]
+            assert item["properties"]["result"] == {"$ref": f"#/components/schemas/{name}Result"}
+    for piece in ("ToleranceRange", "ToleranceNumberOutput", "ToleranceTextOutput",
+                  "ToleranceFailedPoint", "ToleranceInputValues"):
+        assert piece in schemas, piece
+    assert "NO_SOLUTION" in schemas["ErrorCode"]["enum"]

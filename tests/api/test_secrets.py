@@ -190,8 +190,9 @@ def traffic(tmp_path_factory):
     finally:
         rc = server.stop(timeout=20)
     assert rc == 0, server.stderr_lines
-    # the process has exited; let the reader threads drain its stdout (last line) and stderr
-    assert server.wait_for_line(r"^toolcalc stopped$", timeout=10), server.stdout_lines[-3:]
+    # the process has exited; let the reader threads drain its stderr (last line) and stdout
+    assert server.wait_for_log(r"^stopped$", timeout=10), server.stderr_lines[-3:]
+    assert server.wait_for_output_end(timeout=10)
     time.sleep(0.2)
     stopped_files = files_of(data)
     return SimpleNamespace(server=server, data=data, keys=keys, flipped=flipped, rec=rec,
@@ -200,11 +201,10 @@ def traffic(tmp_path_factory):
 
 
 def access_lines(server):
-    """The access-log lines of stdout: everything but the start and stop lines."""
+    """The access-log lines: all of stdout (operational messages go to stderr)."""
     out = server.stdout_lines
-    assert out and out[0].startswith("toolcalc ") and "listening on" in out[0], out[:1]
-    assert out[-1] == "toolcalc stopped", out[-1:]
-    return out[1:-1]
+    assert out and all(line.startswith('{"time":') for line in out), out[:3]
+    return out
 
 
 def test_logs_hold_no_key_and_no_hash(traffic):
@@ -324,14 +324,71 @@ def test_cors_never_allows_credentials_nor_reflects_origin(traffic):
     assert {200, 204, 400, 401, 404, 405, 413, 415, 422, 429, 431} <= kinds, kinds
 
 
-def test_access_log_line_is_written_when_the_response_is(tmp_path):
+def health_ids(server, n):
+    """`n` GET /v1/health on one connection: their request ids, in order."""
+    with requests.Session() as session:
+        return [session.get(server.url("/v1/health"), timeout=10).headers["X-Request-ID"]
+                for _ in range(n)]
+
+
+def logged_ids(server):
+    ids = []
+    for line in list(server.stdout_lines):
+        if line.startswith("{"):
+            ids.append(json.loads(line)["request_id"])  # every line whole, parseable JSON
+    return ids
+
+
+def test_access_log_line_reaches_stdout_within_the_flush_interval(tmp_path):
+    """Lines are written in batches: at the latest access_log_flush_ms (1000 by default)
+    after their response, whatever the traffic."""
     cfg = tmp_path / "log.toml"
     cfg.write_text(SECRETS_TOML)
     server = Server(tmp_path / "data", cfg).start()
     try:
         r = requests.get(server.url("/v1/health"), timeout=10)
+        answered = time.monotonic()
         rid = r.headers["X-Request-ID"]
-        assert server.wait_for_line(re.escape(rid), timeout=3), \
-            f"the access-log line of {rid} was not on stdout 3 s after the response"
+        assert server.wait_for_line(re.escape(rid), timeout=5), \
+            f"the access-log line of {rid} was not on stdout 5 s after the response"
+        # The interval, plus the test's own polling (0.2 s) and a shared machine's slack.
+        assert time.monotonic() - answered < 1.0 + 0.7
     finally:
         server.kill()
+
+
+def test_sigterm_writes_every_buffered_access_line(tmp_path):
+    cfg = tmp_path / "log.toml"
+    cfg.write_text(SECRETS_TOML)  # the default flush interval: 1 s
+    server = Server(tmp_path / "data", cfg).start()
+    try:
+        sent = health_ids(server, 200)
+    finally:
+        rc = server.stop(timeout=20)  # at once: most lines are still in the buffer
+    assert rc == 0, server.stderr_lines
+    assert server.wait_for_log(r"^stopped$", timeout=10), server.stderr_lines[-3:]
+    assert server.wait_for_output_end(timeout=10)  # every stdout line read
+    assert logged_ids(server) == sent
+
+
+def test_sigkill_loses_at_most_the_last_flush_interval_of_access_lines(tmp_path):
+    cfg = tmp_path / "log.toml"
+    cfg.write_text(SECRETS_TOML.replace("access_log = true",
+                                        "access_log = true\naccess_log_flush_ms = 200"))
+    server = Server(tmp_path / "data", cfg).start()
+    try:
+        older = health_ids(server, 100)
+        time.sleep(0.2 + 0.5)  # one interval and slack: these are written by now
+        newer = health_ids(server, 100)
+        server.proc.kill()  # SIGKILL: nothing runs on the way out
+        server.proc.wait(timeout=10)
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 5
+    while not server._stdout_done and time.monotonic() < deadline:
+        time.sleep(0.05)
+    logged = logged_ids(server)
+    # Every line older than the interval is there, whole and in order; of the last
+    # interval's, what was written (a prefix: batches go out in order).
+    assert logged[:len(older)] == older
+    assert logged[len(older):] == newer[:len(logged) - len(older)]

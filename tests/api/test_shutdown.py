@@ -255,7 +255,7 @@ def test_sigterm_during_load_loses_nothing(tmp_path):
         server.kill()
     assert rc == 0, f"exit status {rc} after SIGTERM; stderr: {server.stderr_lines}"
     assert stop_s < GRACE_S, f"the stop took {stop_s:.1f} s, over shutdown_grace_s"
-    assert server.wait_for_line(r"^toolcalc stopped$", timeout=2), server.stdout_lines
+    assert server.wait_for_log(r"^stopped$", timeout=2), server.stderr_lines
 
     truncated = [t for c in clients for t in c.truncated]
     errors = [e for c in clients for e in c.errors]

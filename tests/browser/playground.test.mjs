@@ -2,8 +2,10 @@
 // by playwright-core against a real `toolcalc serve --dev` (own port, own data dir). Every
 // tool is opened, submitted with its defaults and its shown numbers compared with the
 // API's answer to the same body; a validation error must appear beside the field the API
-// names; sweeps must plot the requested number of points. Screenshots of a tool page and a
-// sweep (and the page at 375 px) are saved to $TOOLCALC_ARTIFACTS (build/artifacts).
+// names; sweeps must plot the requested number of points; the Tolerances panel must show
+// the API's statistics, histogram and sensitivity, and the Solve panel its solutions and
+// errors. Screenshots of a tool page, a sweep, a tolerance analysis (and the page at 375 px)
+// are saved to $TOOLCALC_ARTIFACTS (build/artifacts).
 //
 // Run: make browser-test  (TOOLCALC_BIN, TOOLCALC_ARTIFACTS, CHROMIUM override the defaults)
 import assert from 'node:assert/strict';
@@ -38,16 +40,18 @@ function startServer(args) {
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out} ${err}`)), 15000);
-    proc.stderr.on('data', (d) => { err += d; });
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const listen = /listening on (\S+):(\d+)/.exec(out);
+    // The start-up line is an operational log line (JSON on stderr); the dev key is
+    // printed for a person on stdout.
+    const check = () => {
+      const listen = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
       const key = /dev key \(shown once\): (tc_test_[A-Za-z0-9]+)/.exec(out);
       if (listen && key) {
         clearTimeout(timer);
         resolvePromise({ proc, port: Number(listen[2]), key: key[1] });
       }
-    });
+    };
+    proc.stderr.on('data', (d) => { err += d; check(); });
+    proc.stdout.on('data', (d) => { out += d; check(); });
     proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
   });
 }
@@ -77,6 +81,36 @@ async function openTool(domain, slug, name) {
   }, `#/${domain}/${slug}`);
   await page.waitForFunction((n) => window.toolcalcPlayground?.ready &&
     document.querySelector('h1')?.textContent === n, name);
+}
+
+// The "where the numbers come from" section shows the details record as the API gives it.
+async function checkProvenance(slug) {
+  const details = (await api('GET', `/v1/tools/${slug}`)).json.result;
+  assert.equal(await page.textContent('#method-description'), details.description, slug);
+  const standard = await page.textContent('#method-standard');
+  if (details.standard) assert.equal(standard, `Standard: ${details.standard}`, slug);
+  else assert.match(standard, /^No standard governs/, slug);
+  assert.equal(await page.textContent('#method-docs code'), details.docs, slug);
+  assert.deepEqual(await page.$$eval('#references li', (els) => els.map((e) => e.textContent)),
+                   details.references, slug);
+  assert.ok(details.references.length >= 2, `${slug}: references`);
+  const shown = await page.$$eval('#examples .example', (els) => els.map((e) => ({
+    title: e.querySelector('h4').textContent,
+    inputs: [...e.querySelectorAll('.example-inputs li')].map((li) => [li.dataset.key, li.querySelector('.value').textContent]),
+    expected: [...e.querySelectorAll('.example-expected li')].map((li) => [li.dataset.key, li.querySelector('.value').textContent]),
+    source: e.querySelector('cite')?.textContent ?? null,
+  })));
+  const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+  assert.deepEqual(shown, details.examples.map((ex) => ({
+    title: ex.title,
+    inputs: Object.entries(ex.body).map(([k, v]) => [k, text(v)]),
+    expected: Object.entries(ex.expected ?? {}).map(([k, v]) => [k, text(v)]),
+    source: ex.source ?? null,
+  })), slug);
+  assert.ok(details.examples.length >= 1, `${slug}: worked examples`);
+  // An example without a source says so rather than leaving the question open.
+  const unsourced = await page.$$eval('#examples .example .no-source', (els) => els.length);
+  assert.equal(unsourced, details.examples.filter((ex) => !ex.source).length, slug);
 }
 
 before(async () => {
@@ -150,6 +184,8 @@ test('every tool: defaults shown exactly as the API returns them, errors beside 
     const schema = (await api('GET', `/v1/${t.domain}/${t.tool}/schema`)).json.result;
     await openTool(t.domain, t.tool, schema.name);
 
+    await checkProvenance(t.tool);
+
     // Every control is labelled.
     const unlabelled = await page.$$eval('main input, main select',
       (els) => els.filter((e) => e.labels.length === 0).map((e) => e.id || e.name));
@@ -196,6 +232,29 @@ test('every tool: defaults shown exactly as the API returns them, errors beside 
     // The error sits inside that field's own box.
     assert.equal(await page.$eval(errorBox, (e) => e.closest('[data-field]')?.dataset.field), bounded.key);
   }
+});
+
+test('running a worked example sends its inputs and shows the results', async () => {
+  const schema = (await api('GET', '/v1/electronics/voltage-divider/schema')).json.result;
+  const details = (await api('GET', '/v1/tools/voltage-divider')).json.result;
+  await openTool('electronics', 'voltage-divider', schema.name);
+  const example = details.examples[1];
+  await page.click('[data-use-example="1"]');
+  await page.waitForFunction(() => window.toolcalcPlayground.lastExecute !== null);
+  await page.waitForSelector('#results-table');
+  const sent = await page.evaluate(() => window.toolcalcPlayground.lastExecute.request);
+  const defaults = Object.fromEntries(schema.inputs.map((i) => [i.key, i.default]));
+  assert.deepEqual(sent, { ...defaults, ...example.body });
+  const reference = await api('POST', '/v1/electronics/voltage-divider', sent);
+  for (const key of Object.keys(example.expected)) {
+    const value = (await page.textContent(`td[data-output="${key}"]`)).trim();
+    assert.equal(value, rawMember(reference.text, key));
+    // Within the example's stated tolerance of the source, as the page says it is.
+    const last = schema.outputs.find((o) => o.key === key).precision;
+    const allowed = Math.abs(example.expected[key]) * example.tolerance_pct / 100 + 0.5 * 10 ** -last;
+    assert.ok(Math.abs(Number(value) - example.expected[key]) <= allowed + 1e-12, `${key}: ${value}`);
+  }
+  await page.screenshot({ path: join(ARTIFACTS, 'playground-provenance.png'), fullPage: true });
 });
 
 test('a sweep plots the requested number of points, the same as the API computes', async () => {
@@ -257,6 +316,112 @@ test('every tool sweeps with the panel as it opens', async () => {
     const n = await page.evaluate(() => window.toolcalcPlayground.plot.data[0].length);
     assert.equal(n, points, t.tool);
   }
+});
+
+async function fillDivider() {
+  const schema = (await api('GET', '/v1/electronics/voltage-divider/schema')).json.result;
+  await openTool('electronics', 'voltage-divider', schema.name);
+  await page.fill('#in-vin_v', '12');
+  await page.fill('#in-r1_ohm', '10000');
+  await page.fill('#in-r2_ohm', '10000');
+  return schema;
+}
+
+test('tolerances: tables, histogram and sensitivity bars as the API computes them', async () => {
+  const schema = await fillDivider();
+  for (const i of schema.inputs.filter((x) => x.type === 'number')) await page.fill(`#tol-pct-${i.key}`, '');
+  await page.fill('#tol-pct-r1_ohm', '1');
+  await page.fill('#tol-pct-r2_ohm', '1');
+  await page.fill('#tol-samples', '2000');
+  await page.click('#tol-form button[type="submit"]');
+  await page.waitForFunction(() => window.toolcalcPlayground.histogram !== null);
+  const { request, status } = await page.evaluate(() => ({
+    request: window.toolcalcPlayground.lastTolerance.request,
+    status: window.toolcalcPlayground.lastTolerance.status }));
+  assert.equal(status, 200);
+  assert.deepEqual(request.tolerances, { r1_ohm: { pct: 1 }, r2_ohm: { pct: 1 } });
+  assert.equal(request.samples, 2000);
+  const reference = await api('POST', '/v1/electronics/voltage-divider/tolerance', request);
+  assert.equal(reference.status, 200, reference.text);
+  const vout = reference.json.result.outputs.vout_v;
+  // A table per output; the numbers exactly as the API wrote them (5.9400 stays 5.9400).
+  assert.equal(await page.locator('table.tol-table').count(), schema.outputs.length);
+  const table = await page.textContent('#tol-table-vout_v');
+  const raw = reference.text.slice(reference.text.indexOf('"vout_v":{'));
+  for (const key of ['nominal', 'min', 'max', 'mean', 'std', 'p99']) {
+    assert.ok(table.includes(rawMember(raw, key)), `${key} ${rawMember(raw, key)} not in ${table}`);
+  }
+  assert.ok(table.includes('5.9400 … 6.0600'), table);
+  // The histogram of the first number output: one bar per bin, the API's counts.
+  const plot = await page.evaluate(() => window.toolcalcPlayground.histogram.data.map((a) => Array.from(a)));
+  assert.deepEqual(plot[1], vout.monte_carlo.histogram.counts);
+  assert.equal(plot[0].length, vout.monte_carlo.histogram.edges.length - 1);
+  const canvas = await page.$eval('#tol-histogram canvas', (c) => [c.width, c.height]);
+  assert.ok(canvas[0] > 100 && canvas[1] > 100, `canvas ${canvas}`);
+  // Sensitivity: one bar per toleranced input, as wide as its share.
+  const bars = await page.$$eval('#tol-sensitivity li', (els) => els.map((e) => [e.dataset.key,
+    e.querySelector('.bar-fill').style.width]));
+  assert.deepEqual(bars.map((b) => b[0]).sort(), ['r1_ohm', 'r2_ohm']);
+  for (const [, width] of bars) assert.equal(width, '50%');
+  assert.doesNotMatch(await page.textContent('main'), LEAKED);
+  await page.screenshot({ path: join(ARTIFACTS, 'playground-tolerance.png'), fullPage: true });
+
+  // A range past a bound: the API's message beside that input's ± box.
+  await page.fill('#tol-pct-r1_ohm', '200');
+  await page.click('#tol-form button[type="submit"]');
+  await page.waitForSelector('[data-error-for="tolerances.r1_ohm"]:not([hidden])');
+  assert.match(await page.textContent('[data-error-for="tolerances.r1_ohm"]'), /below its minimum of 100/);
+  assert.equal(await page.getAttribute('#tol-pct-r1_ohm', 'aria-invalid'), 'true');
+});
+
+test('solve: the values found as the API finds them, and no solution beside the target', async () => {
+  await fillDivider();
+  await page.selectOption('#solve-vary', 'r2_ohm');
+  await page.selectOption('#solve-output', 'vout_v');
+  await page.fill('#solve-value', '3.3');
+  await page.click('#solve-form button[type="submit"]');
+  await page.waitForSelector('#solve-table');
+  const request = await page.evaluate(() => window.toolcalcPlayground.lastSolve.request);
+  assert.deepEqual({ vary: request.vary, target: request.target },
+                   { vary: 'r2_ohm', target: { output: 'vout_v', value: 3.3 } });
+  const reference = await api('POST', '/v1/electronics/voltage-divider/solve', request);
+  assert.equal(reference.status, 200, reference.text);
+  const cells = await page.$$eval('#solve-table tbody td', (tds) => tds.map((t) => t.textContent));
+  const solution = reference.json.result.solutions[0];
+  assert.deepEqual(cells, [String(solution.value), '3.3000']);
+  // Executing at the solution gives the target.
+  const at = await api('POST', '/v1/electronics/voltage-divider',
+                       { ...request.inputs, r2_ohm: solution.value });
+  assert.equal(at.json.result.vout_v, 3.3);
+
+  await page.fill('#solve-value', '13');
+  await page.click('#solve-form button[type="submit"]');
+  await page.waitForSelector('[data-error-for="target.value"]:not([hidden])');
+  const refused = await api('POST', '/v1/electronics/voltage-divider/solve',
+                            { ...request, target: { output: 'vout_v', value: 13 } });
+  assert.equal(refused.json.error.code, 'NO_SOLUTION');
+  assert.equal(await page.textContent('[data-error-for="target.value"]'), refused.json.error.message);
+  assert.equal(await page.locator('#solve-table').count(), 0);
+});
+
+test('every tool runs the tolerance panel as it opens', async () => {
+  const tools = (await api('GET', '/v1/tools?limit=100')).json.result.items;
+  let ran = 0;
+  for (const t of tools) {
+    const schema = (await api('GET', `/v1/${t.domain}/${t.tool}/schema`)).json.result;
+    await openTool(t.domain, t.tool, schema.name);
+    const boxes = await page.$$eval('#tol-form input[id^="tol-pct-"]', (els) => els.filter((e) => e.value).length);
+    if (boxes === 0) continue; // no numeric default with room for ±1 % inside its bounds
+    await page.fill('#tol-samples', '200');
+    await page.click('#tol-form button[type="submit"]');
+    await page.waitForFunction(() => window.toolcalcPlayground.lastTolerance !== null);
+    const r = await page.evaluate(() => ({ status: window.toolcalcPlayground.lastTolerance.status,
+                                           body: JSON.stringify(window.toolcalcPlayground.lastTolerance.body) }));
+    assert.equal(r.status, 200, `${t.tool}: ${r.body}`);
+    assert.equal(await page.locator('table.tol-table').count(), schema.outputs.length, t.tool);
+    ++ran;
+  }
+  assert.ok(ran >= tools.length * 0.8, `${ran} of ${tools.length} tools ran`);
 });
 
 test('readable at 375 px: no sideways scrolling', async () => {

@@ -30,10 +30,11 @@ function startServer(args) {
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
-    proc.stderr.on('data', (d) => { err += d; });
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+):(\d+)/.exec(out);
+    proc.stdout.on('data', (d) => { out += d; });
+    // The start-up line is an operational log line: JSON on stderr.
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
       if (m) {
         clearTimeout(timer);
         resolvePromise({ proc, port: Number(m[2]) });
@@ -60,6 +61,11 @@ async function connect(headers = {}) {
   await client.connect(transport);
   return { client, transport };
 }
+
+// Besides one tool per catalog entry, the server lists the two analyses (tolerance and solve)
+// last; their own test is tests/api/test_mcp.py.
+const ANALYSIS_TOOLS = ['tolerance_analysis', 'solve_for_input'];
+const catalogToolsOf = (tools) => tools.filter((t) => !ANALYSIS_TOOLS.includes(t.name));
 
 function defaultsOf(inputSchema) {
   const args = {};
@@ -112,11 +118,12 @@ test('initialize negotiates the newest protocol version and names the server', a
 test('every tool is listed, named {domain}_{slug}, with the schemas of the OpenAPI document', async () => {
   const { client } = await connect({ Authorization: `Bearer ${key}` });
   try {
-    const { tools } = await client.listTools();
+    const listed = (await client.listTools()).tools;
     const catalog = await rest('GET', '/v1/tools?limit=100');
     assert.equal(catalog.status, 200);
     const expected = catalog.json.result.items.map((t) => `${t.domain}_${t.tool}`);
-    assert.deepEqual(tools.map((t) => t.name), expected);
+    assert.deepEqual(listed.map((t) => t.name), [...expected, ...ANALYSIS_TOOLS]);
+    const tools = catalogToolsOf(listed);
     const openapi = (await rest('GET', '/v1/openapi.json')).json;
     const resolveRef = (ref) => openapi.components.schemas[ref.split('/').pop()];
     for (const [i, tool] of tools.entries()) {
@@ -141,9 +148,9 @@ test('every tool is listed, named {domain}_{slug}, with the schemas of the OpenA
 test('every tool called with its defaults gives the REST result', async () => {
   const { client } = await connect({ Authorization: `Bearer ${key}` });
   try {
-    const { tools } = await client.listTools();
+    const tools = catalogToolsOf((await client.listTools()).tools);
     const catalog = (await rest('GET', '/v1/tools?limit=100')).json.result.items;
-    assert.ok(tools.length >= 4, `${tools.length} tools`);
+    assert.equal(tools.length, catalog.length);
     for (const [i, tool] of tools.entries()) {
       const args = defaultsOf(tool.inputSchema);
       // The SDK validates structuredContent against the outputSchema it listed.
@@ -158,6 +165,37 @@ test('every tool called with its defaults gives the REST result', async () => {
       // Quota: each successful call used one unit, as on REST.
       assert.equal(res._meta['toolcalc/quota_remaining'], viaRest.json.meta.quota_remaining + 1);
     }
+  } finally {
+    await client.close();
+  }
+});
+
+test('tolerance_analysis and solve_for_input give the REST results, valid against their outputSchema', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    await client.listTools(); // the SDK checks structuredContent against the listed outputSchema
+    const inputs = { vin_v: 12, r1_ohm: 10000, r2_ohm: 10000 };
+    const bodies = {
+      tolerance_analysis: ['/tolerance', { inputs, samples: 500,
+                                          tolerances: { r1_ohm: { pct: 1 }, r2_ohm: { pct: 1 } } }],
+      solve_for_input: ['/solve', { inputs, vary: 'r2_ohm', target: { output: 'vout_v', value: 3.3 } }],
+    };
+    for (const [name, [path, body]] of Object.entries(bodies)) {
+      const res = await client.callTool({ name, arguments: { tool: 'electronics_voltage-divider', ...body } });
+      assert.notEqual(res.isError, true, `${name}: ${JSON.stringify(res.content)}`);
+      const viaRest = await rest('POST', `/v1/electronics/voltage-divider${path}`, body);
+      assert.equal(viaRest.status, 200, JSON.stringify(viaRest.json));
+      assert.deepEqual(res.structuredContent, viaRest.json.result, name);
+      assert.deepEqual(JSON.parse(res.content[0].text), viaRest.json.result, name);
+    }
+    // The text output of a tool (the MOSFET's status) fits the output schema too.
+    const mosfet = await client.callTool({ name: 'tolerance_analysis', arguments: {
+      tool: 'electronics_mosfet-thermal-junction', samples: 200,
+      inputs: { drain_current_a: 5, rds_on_mohm: 20, theta_ja_c_per_w: 62, ambient_temp_c: 85,
+                duty_cycle: 1, max_junction_temp_c: 150 },
+      tolerances: { drain_current_a: { pct: 40 } } } });
+    assert.notEqual(mosfet.isError, true, JSON.stringify(mosfet.content));
+    assert.ok(mosfet.structuredContent.outputs.status.samples.length >= 1);
   } finally {
     await client.close();
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "api/analysis_schema.hpp"
 #include "api/limits.hpp"
 #include "api/openapi/openapi.hpp"
 #include "api/openapi/writing.hpp"
@@ -51,23 +52,28 @@ std::string render(const catalog::Registry& registry, const Options& options) {
 
   w.key("info").begin_object().field("title", "toolcalc API").field("version", options.version);
   w.field("summary", "A catalog of engineering and cost calculators over JSON/HTTP.");
-  w.field(
-      "description",
-      "Generated from the tool registry. Every tool runs with `POST /v1/{domain}/{slug}` "
-      "(one concrete path per tool below, with its inputs as the request body schema and "
-      "its outputs as the typed `result`), and `POST /v1/{domain}/{slug}/sweep` runs it "
-      "over a range of one numeric input; a path naming no tool is 404 `NOT_FOUND`. "
-      "Discovery endpoints need no key; execute, sweep and `/v1/me` need `Authorization: Bearer "
-      "<API key>`, and an invalid key is 401 everywhere. Every response carries "
-      "`X-Request-ID`, `X-Tool-Version` and `X-RateLimit-*`; every non-2xx REST response "
-      "is the error envelope. A wrong method on a known path is 405 `METHOD_NOT_ALLOWED` "
-      "with `Allow`; `OPTIONS` answers CORS preflights (204). Transport limits: a header "
-      "block over " +
-          std::to_string(kHeaderLimitBytes / 1024) +
-          " KiB is 431 `HEADERS_TOO_LARGE`, a body over " + std::to_string(kBodyLimitBytes / 1024) +
-          " KiB is 413 `PAYLOAD_TOO_LARGE`, over the connection cap is 503 `SERVER_BUSY`. The "
-          "MCP endpoint (`/mcp`) serves the same tools to agents. Decisions the contract left "
-          "open are in docs/api.md.");
+  w.field("description",
+          "Generated from the tool registry. Every tool runs with `POST /v1/{domain}/{slug}` "
+          "(one concrete path per tool below, with its inputs as the request body schema and "
+          "its outputs as the typed `result`), `POST /v1/{domain}/{slug}/sweep` runs it "
+          "over a range of one numeric input, `…/tolerance` analyses it with tolerances on its "
+          "inputs (worst case, RSS, Monte Carlo, sensitivity) and `…/solve` finds the input "
+          "values that give an output a target value; a path naming no tool is 404 `NOT_FOUND`. "
+          "Discovery endpoints need no key; execute, sweep, tolerance, solve and `/v1/me` need "
+          "`Authorization: Bearer <API key>`, and an invalid key is 401 everywhere. Every "
+          "response carries `X-Request-ID`, `X-Tool-Version` and `X-RateLimit-*`; every "
+          "non-2xx REST response is the error envelope. A wrong method on a known path is 405 "
+          "`METHOD_NOT_ALLOWED` with `Allow`; `OPTIONS` answers CORS preflights (204). "
+          "Transport limits: a header block over " +
+              std::to_string(kHeaderLimitBytes / 1024) +
+              " KiB is 431 `HEADERS_TOO_LARGE`, a body over " +
+              std::to_string(kBodyLimitBytes / 1024) +
+              " KiB is 413 `PAYLOAD_TOO_LARGE`, over the connection cap is 503 `SERVER_BUSY`. The "
+              "MCP endpoint (`/mcp`) serves the same tools to agents. Decisions the contract left "
+              "open are in docs/api.md.");
+  // Who answers for the service is whoever runs it; the request id is what they need.
+  w.key("contact").begin_object().field("name", "The operator of this toolcalc service");
+  w.end_object();
   w.end_object();
 
   w.key("servers").begin_array().begin_object().field("url", server_url(options));
@@ -96,7 +102,10 @@ std::string render(const catalog::Registry& registry, const Options& options) {
       .field("name", "account")
       .field("description", "The caller's plan and quota.")
       .end_object();
-  w.begin_object().field("name", "operations").field("description", "Liveness.").end_object();
+  w.begin_object()
+      .field("name", "operations")
+      .field("description", "Liveness, readiness and metrics.")
+      .end_object();
   w.begin_object()
       .field("name", "mcp")
       .field("description", "The tools for agents, over the Model Context Protocol.")
@@ -110,6 +119,8 @@ std::string render(const catalog::Registry& registry, const Options& options) {
   for (const auto& r : registry.tools())
     if (has_numeric_input(r.tool.descriptor))
       write_sweep_path(w, refs, r.tool.descriptor, prefix[&r]);
+  for (const auto& r : registry.tools())
+    write_analysis_paths(w, refs, r.tool.descriptor, prefix[&r]);
   write_service_paths(w, refs, registry);
   w.end_object();
 
@@ -129,7 +140,9 @@ std::string render(const catalog::Registry& registry, const Options& options) {
   for (const auto& r : registry.tools()) {
     write_tool_schemas(w, r.tool.descriptor, prefix[&r]);
     if (has_numeric_input(r.tool.descriptor)) write_sweep_schemas(w, r.tool.descriptor, prefix[&r]);
+    write_analysis_schemas(w, r.tool.descriptor, prefix[&r]);
   }
+  analysis_schema::write_components(w);
   write_error_schemas(w);
   write_static_schemas(w);
   w.end_object();

@@ -27,4 +27,8 @@ std::string pascal_case(std::string_view slug);
 
 std::string render(const catalog::Registry& registry, const Options& options);
 
+// The admin API's own document (GET /admin/v1/openapi.json; admin_document.cpp): kept out
+// of the public one, which clients and agents read.
+std::string render_admin(const Options& options);
+
 }  // namespace toolcalc::api::openapi

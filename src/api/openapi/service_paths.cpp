@@ -62,6 +62,9 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.key("/v1/domains").begin_object().key("get").begin_object();
   w.field("operationId", "listDomains")
       .field("summary", "All domains with live and target tool counts");
+  w.field("description",
+          "Every domain in catalog order: `live` counts its registered tools, `target` is the "
+          "roadmap count, `tools` the listing of its tools.");
   w.key("tags").begin_array().string("catalog").end_array();
   w.key("responses").begin_object();
   ok_response(w, "Every domain, in catalog order.", "DomainListResponse");
@@ -74,10 +77,35 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.key("/v1/me").begin_object().key("get").begin_object();
   w.field("operationId", "getMe")
       .field("summary", "The caller's plan, key prefix and month-to-date quota");
+  w.field("description",
+          "The plan and rate limit of the key sent, its prefix and label, and this calendar "
+          "month's (UTC) quota: limit, used, remaining and when it resets.");
   w.key("tags").begin_array().string("account").end_array();
   security_required(w);
   w.key("responses").begin_object();
   ok_response(w, "The caller.", "MeResponse");
+  error_ref(w, refs, 401);
+  error_ref(w, refs, 429);
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/v1/usage").begin_object().key("get").begin_object();
+  w.field("operationId", "getUsage")
+      .field("summary", "The caller's daily usage per tool in a month");
+  w.field("description",
+          "Per UTC day with activity and per tool: successful executions, the quota units they "
+          "used and the requests refused, by HTTP status. Counts are written every second or "
+          "so; the current and the 12 previous months are kept.");
+  w.key("tags").begin_array().string("account").end_array();
+  security_required(w);
+  w.key("parameters").begin_array().begin_object().field("name", "month").field("in", "query");
+  w.field("description", "The month (UTC), default the current one; one of the last 13.");
+  w.key("schema").begin_object().field("type", "string").field("pattern", "^[0-9]{4}-[0-9]{2}$");
+  w.end_object().end_object().end_array();
+  w.key("responses").begin_object();
+  ok_response(w, "The month's usage.", "UsageResponse");
+  error_ref(w, refs, 400);
   error_ref(w, refs, 401);
   error_ref(w, refs, 429);
   error_ref(w, refs, 500);
@@ -92,6 +120,38 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.key("security").begin_array().end_array();  // none: a key is ignored here
   w.key("responses").begin_object();
   ok_response(w, "The service is up.", "HealthResponse");
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/v1/ready").begin_object().key("get").begin_object();
+  w.field("operationId", "getReady").field("summary", "Readiness check");
+  w.field("description",
+          "Whether this instance should get traffic: 503 `NOT_READY` while its shared store is "
+          "unreachable (as of the last key refresh) or while it drains after SIGTERM; 200 "
+          "otherwise. Liveness is `/v1/health`. Never authenticated, rate limited or counted.");
+  w.key("tags").begin_array().string("operations").end_array();
+  w.key("security").begin_array().end_array();
+  w.key("responses").begin_object();
+  ok_response(w, "Ready for traffic.", "ReadyResponse");
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/metrics").begin_object().key("get").begin_object();
+  w.field("operationId", "getMetrics").field("summary", "Prometheus metrics");
+  w.field("description",
+          "The Prometheus text exposition format 0.0.4 (docs/operations.md, \"Metrics\"), at "
+          "the server's root and under the base path. Never authenticated, rate limited or "
+          "counted against a plan.");
+  w.key("tags").begin_array().string("operations").end_array();
+  w.key("security").begin_array().end_array();
+  w.key("responses").begin_object();
+  w.key("200").begin_object().field("description", "The metrics.");
+  common_headers(w);
+  w.key("content").begin_object().key("text/plain; version=0.0.4; charset=utf-8").begin_object();
+  w.key("schema").begin_object().field("type", "string").end_object();
+  w.end_object().end_object().end_object();
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
@@ -120,6 +180,25 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.end_object().end_object().end_object();
   error_ref(w, refs, 401);
   error_ref(w, refs, 429);
+  error_ref(w, refs, 500);
+  transport_error_refs(w, refs, false);
+  w.end_object().end_object().end_object();
+
+  w.key("/llms.txt").begin_object().key("get").begin_object();
+  w.field("operationId", "getLlmsTxt").field("summary", "The catalog as text for agents");
+  w.field("description",
+          "Every tool with its endpoint, purpose, inputs (type, unit, bounds, default) and "
+          "outputs, as Markdown in the llms.txt convention (llmstxt.org), for language models "
+          "and agents that read text rather than speak MCP. Also served at the root, "
+          "`/llms.txt`. Like /v1/health: never authenticated, rate limited or counted.");
+  w.key("tags").begin_array().string("catalog").end_array();
+  w.key("security").begin_array().end_array();  // none: a key is ignored here
+  w.key("responses").begin_object();
+  w.key("200").begin_object().field("description", "Markdown, served as text/plain.");
+  common_headers(w);
+  w.key("content").begin_object().key("text/plain").begin_object().key("schema");
+  w.begin_object().field("type", "string").end_object();
+  w.end_object().end_object().end_object();
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();

@@ -53,9 +53,25 @@ void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
   w.field("description",
           "The tool's inputs (default `{}`); optional ones take their defaults. The varied "
           "input may be left out: each point sets it to `x`.");
-  w.key("propertyNames").begin_object().key("enum").begin_array();
-  for (const auto& in : t.inputs) w.string(in.key);
-  w.end_array().end_object();
+  // Every input named, so that generators type `inputs` as an object with these optional
+  // members (a bare object type becomes "no members at all" in some, e.g. openapi-typescript's
+  // Record<string, never>). A numeric input may be the varied one, whose value is not
+  // checked, so here it is described but unconstrained; the if/then below constrains it when
+  // another input is varied. Enum and boolean inputs are never varied: their full schema.
+  w.key("properties").begin_object();
+  for (const auto& in : t.inputs) {
+    if (is_numeric(in)) {
+      w.key(in.key).begin_object().field("title", in.label);
+      w.field("description",
+              "As in the execute body; when this is the varied input, its value here is "
+              "replaced by each x and not checked.");
+      w.end_object();
+    } else {
+      catalog::write_input_property(w, in);
+    }
+  }
+  w.end_object();
+  w.field("additionalProperties", false);
   w.end_object();
   w.key("vary").begin_object().field("type", "object");
   w.key("required").begin_array().string("key").string("from").string("to").string("points");

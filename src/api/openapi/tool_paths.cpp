@@ -93,6 +93,9 @@ void write_schema_path(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t,
   w.key(t.endpoint() + "/schema").begin_object().key("get").begin_object();
   w.field("operationId", "get" + prefix + "Schema");
   w.field("summary", "Inputs and outputs of " + t.name);
+  w.field("description", "The description record of " + t.slug +
+                             ": every input with its type, unit, bounds and default, and every "
+                             "output with its unit and precision. No key needed.");
   w.key("tags").begin_array().string(t.domain).end_array();
   w.key("responses").begin_object();
   ok_response(w, "The tool description record.", "ToolRecordResponse");

@@ -7,9 +7,9 @@ namespace toolcalc::api::openapi {
 namespace {
 
 // The headers of every response the API layer writes, errors and /v1/health included.
-constexpr std::string_view kCommonHeaderNames[] = {"X-Request-ID", "X-Tool-Version",
-                                                   "X-RateLimit-Limit", "X-RateLimit-Remaining",
-                                                   "X-RateLimit-Reset"};
+constexpr std::string_view kCommonHeaderNames[] = {
+    "X-Request-ID",      "X-Tool-Version",   "X-RateLimit-Limit", "X-RateLimit-Remaining",
+    "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"};
 
 }  // namespace
 

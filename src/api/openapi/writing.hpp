@@ -73,6 +73,13 @@ void write_sweep_path(JsonWriter& w, ErrorRefs& refs, const catalog::ToolDescrip
 void write_sweep_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
                          const std::string& prefix);
 
+// POST …/tolerance and …/solve and their schemas (analysis_paths.cpp); only for tools with
+// a numeric input (and, for solve, a number output).
+void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const catalog::ToolDescriptor& t,
+                          const std::string& prefix);
+void write_analysis_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
+                            const std::string& prefix);
+
 // /v1/tools, /v1/tools/{slug}, /v1/domains, /v1/me, /v1/health, /v1/openapi.json and /mcp
 // (service_paths.cpp).
 void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry& registry);

@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "catalog/descriptor_builder.hpp"
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {

@@ -160,12 +160,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double ic = in.number("collector_current_ma") / 1e3;
   const double vdrive = in.number("drive_voltage_v");
@@ -176,14 +170,15 @@ ComputeResult compute(const Inputs& in) {
 
   if (beta > hfe) {
     return ToolError{"forced_beta",
-                     "forced_beta of " + shortest(beta) + " is above hfe_min of " + shortest(hfe) +
+                     "forced_beta of " + format_shortest(beta) + " is above hfe_min of " +
+                         format_shortest(hfe) +
                          ": a transistor with the minimum gain would need less base current than "
                          "that and stay in its active region, not saturate; lower forced_beta to "
                          "at most hfe_min (10 is the usual choice)"};
   }
   const double headroom = vdrive - vbe;
   if (headroom < kMinHeadroomV) {
-    std::string msg = "drive_voltage_v of " + shortest(vdrive) + " V leaves ";
+    std::string msg = "drive_voltage_v of " + format_shortest(vdrive) + " V leaves ";
     append_fixed(msg, headroom, 3);
     msg +=
         " V over V_BE(sat), less than the 0.1 V a base resistor needs to set the base current; "

@@ -6,6 +6,7 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/electronics/power_stage.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -57,15 +58,7 @@ ToolDescriptor descriptor() {
                     .max = 20,
                     .step = 0.01,
                     .default_value = 0.5}),
-      number_input({.key = "switching_frequency_khz",
-                    .label = "Switching frequency f_s",
-                    .unit = "kHz",
-                    .help = "Switching frequency; use the minimum of the data sheet's range for a "
-                            "worst-case design.",
-                    .min = 10,
-                    .max = 5000,
-                    .step = 1,
-                    .default_value = 1000}),
+      power_stage::switching_frequency_input(1000),
       number_input({.key = "efficiency_pct",
                     .label = "Efficiency η",
                     .unit = "%",
@@ -115,59 +108,28 @@ ToolDescriptor descriptor() {
                      .unit = "A",
                      .precision = 3,
                      .small_values_in = "inductor_current_ma"}),
-      number_output({.key = "ripple_current_a",
-                     .label = "Inductor ripple current ΔI_L (peak to peak)",
-                     .unit = "A",
-                     .precision = 3,
-                     .small_values_in = "ripple_current_ma"}),
-      number_output({.key = "inductance_uh",
-                     .label = "Inductance L",
-                     .unit = "µH",
-                     .precision = 2,
-                     .small_values_in = "inductance_nh"}),
-      number_output({.key = "peak_switch_current_a",
-                     .label = "Peak switch (and inductor) current",
-                     .unit = "A",
-                     .precision = 3,
-                     .small_values_in = "peak_switch_current_ma"}),
+      power_stage::output(power_stage::Output::RippleCurrentA),
+      power_stage::output(power_stage::Output::InductanceUh),
+      power_stage::output(power_stage::Output::PeakSwitchCurrentA),
       number_output({.key = "max_output_current_a",
                      .label = "Maximum output current at the switch current limit",
                      .unit = "A",
                      .precision = 3,
                      .small_values_in = "max_output_current_ma"}),
-      number_output({.key = "min_output_capacitance_uf",
-                     .label = "Minimum output capacitance",
-                     .unit = "µF",
-                     .precision = 2,
-                     .small_values_in = "min_output_capacitance_pf"}),
-      number_output({.key = "duty_cycle",
-                     .label = "Duty cycle as a fraction (small duty cycles)",
-                     .unit = "",
-                     .precision = 5}),
+      power_stage::output(power_stage::Output::MinOutputCapacitanceUf),
+      power_stage::output(power_stage::Output::DutyCycle),
       number_output({.key = "inductor_current_ma",
                      .label = "Average inductor current in mA (small currents)",
                      .unit = "mA",
                      .precision = 2}),
-      number_output({.key = "ripple_current_ma",
-                     .label = "Inductor ripple current in mA (small currents)",
-                     .unit = "mA",
-                     .precision = 3}),
-      number_output({.key = "inductance_nh",
-                     .label = "Inductance in nH (small inductances)",
-                     .unit = "nH",
-                     .precision = 4}),
-      number_output({.key = "peak_switch_current_ma",
-                     .label = "Peak switch current in mA (small currents)",
-                     .unit = "mA",
-                     .precision = 2}),
+      power_stage::output(power_stage::Output::RippleCurrentMa),
+      power_stage::output(power_stage::Output::InductanceNh),
+      power_stage::output(power_stage::Output::PeakSwitchCurrentMa),
       number_output({.key = "max_output_current_ma",
                      .label = "Maximum output current in mA (small currents)",
                      .unit = "mA",
                      .precision = 2}),
-      number_output({.key = "min_output_capacitance_pf",
-                     .label = "Minimum output capacitance in pF (small capacitances)",
-                     .unit = "pF",
-                     .precision = 1}),
+      power_stage::output(power_stage::Output::MinOutputCapacitancePf),
   };
   t.references = {
       "B. Hauke, \"Basic Calculation of a Boost Converter's Power Stage\", Texas Instruments "
@@ -209,32 +171,20 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
-  const double vin = in.number("vin_v");
-  const double vout = in.number("vout_v");
-  const double iout = in.number("iout_a");
-  const double fs_hz = in.number("switching_frequency_khz") * 1e3;
-  const double eta = in.number("efficiency_pct") / 100;
-  const double ripple_frac = in.number("ripple_current_pct") / 100;
-  const double dv_out = in.number("output_ripple_mv") / 1e3;
+  const auto [vin, vout, iout, fs_hz, eta, ripple_frac, dv_out] = power_stage::read_inputs(in);
   const double limit = in.number("switch_current_limit_a");
 
   if (vout <= vin) {
-    return ToolError{"vout_v", "vout_v of " + shortest(vout) + " V is not above vin_v of " +
-                                   shortest(vin) +
+    return ToolError{"vout_v", "vout_v of " + format_shortest(vout) + " V is not above vin_v of " +
+                                   format_shortest(vin) +
                                    " V: a boost converter only steps up; raise vout_v or use a "
                                    "buck converter"};
   }
   const double ideal_duty = 1 - vin / vout;
   if (ideal_duty < kMinIdealDuty) {
     std::string msg =
-        "vout_v of " + shortest(vout) + " V is within 1 % of vin_v (ideal duty cycle ";
+        "vout_v of " + format_shortest(vout) + " V is within 1 % of vin_v (ideal duty cycle ";
     append_fixed(msg, ideal_duty * 100, 3);
     msg +=
         " %): the switch would be on for less than 1 % of each period, shorter than any "
@@ -253,8 +203,8 @@ ComputeResult compute(const Inputs& in) {
   const double peak = inductor_current + ripple / 2;
   const double max_iout = (limit - ripple / 2) * (1 - duty);
   if (max_iout < iout) {
-    std::string msg =
-        "switch_current_limit_a of " + shortest(limit) + " A is below the peak switch current of ";
+    std::string msg = "switch_current_limit_a of " + format_shortest(limit) +
+                      " A is below the peak switch current of ";
     append_fixed(msg, peak, 3);
     msg += " A, so the converter can deliver only ";
     append_fixed(msg, max_iout > 0 ? max_iout : 0, 3);

@@ -5,6 +5,7 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/electronics/power_stage.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -57,15 +58,7 @@ ToolDescriptor descriptor() {
                     .max = 50,
                     .step = 0.01,
                     .default_value = 2}),
-      number_input({.key = "switching_frequency_khz",
-                    .label = "Switching frequency f_s",
-                    .unit = "kHz",
-                    .help = "Switching frequency; use the minimum of the data sheet's range for a "
-                            "worst-case design.",
-                    .min = 10,
-                    .max = 5000,
-                    .step = 1,
-                    .default_value = 500}),
+      power_stage::switching_frequency_input(500),
       number_input({.key = "efficiency_pct",
                     .label = "Efficiency η",
                     .unit = "%",
@@ -101,46 +94,15 @@ ToolDescriptor descriptor() {
                      .unit = "%",
                      .precision = 1,
                      .small_values_in = "duty_cycle"}),
-      number_output({.key = "ripple_current_a",
-                     .label = "Inductor ripple current ΔI_L (peak to peak)",
-                     .unit = "A",
-                     .precision = 3,
-                     .small_values_in = "ripple_current_ma"}),
-      number_output({.key = "inductance_uh",
-                     .label = "Inductance L",
-                     .unit = "µH",
-                     .precision = 2,
-                     .small_values_in = "inductance_nh"}),
-      number_output({.key = "peak_switch_current_a",
-                     .label = "Peak switch (and inductor) current",
-                     .unit = "A",
-                     .precision = 3,
-                     .small_values_in = "peak_switch_current_ma"}),
-      number_output({.key = "min_output_capacitance_uf",
-                     .label = "Minimum output capacitance",
-                     .unit = "µF",
-                     .precision = 2,
-                     .small_values_in = "min_output_capacitance_pf"}),
-      number_output({.key = "duty_cycle",
-                     .label = "Duty cycle as a fraction (small duty cycles)",
-                     .unit = "",
-                     .precision = 5}),
-      number_output({.key = "ripple_current_ma",
-                     .label = "Inductor ripple current in mA (small currents)",
-                     .unit = "mA",
-                     .precision = 3}),
-      number_output({.key = "inductance_nh",
-                     .label = "Inductance in nH (small inductances)",
-                     .unit = "nH",
-                     .precision = 4}),
-      number_output({.key = "peak_switch_current_ma",
-                     .label = "Peak switch current in mA (small currents)",
-                     .unit = "mA",
-                     .precision = 2}),
-      number_output({.key = "min_output_capacitance_pf",
-                     .label = "Minimum output capacitance in pF (small capacitances)",
-                     .unit = "pF",
-                     .precision = 1}),
+      power_stage::output(power_stage::Output::RippleCurrentA),
+      power_stage::output(power_stage::Output::InductanceUh),
+      power_stage::output(power_stage::Output::PeakSwitchCurrentA),
+      power_stage::output(power_stage::Output::MinOutputCapacitanceUf),
+      power_stage::output(power_stage::Output::DutyCycle),
+      power_stage::output(power_stage::Output::RippleCurrentMa),
+      power_stage::output(power_stage::Output::InductanceNh),
+      power_stage::output(power_stage::Output::PeakSwitchCurrentMa),
+      power_stage::output(power_stage::Output::MinOutputCapacitancePf),
   };
   t.references = {
       "B. Hauke, \"Basic Calculation of a Buck Converter's Power Stage\", Texas Instruments "
@@ -189,31 +151,19 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string volts(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
-  const double vin = in.number("vin_v");
-  const double vout = in.number("vout_v");
-  const double iout = in.number("iout_a");
-  const double fs_hz = in.number("switching_frequency_khz") * 1e3;
-  const double eta = in.number("efficiency_pct") / 100;
-  const double ripple_frac = in.number("ripple_current_pct") / 100;
-  const double dv_out = in.number("output_ripple_mv") / 1e3;
+  const auto [vin, vout, iout, fs_hz, eta, ripple_frac, dv_out] = power_stage::read_inputs(in);
 
   // SLVA477B eq. 1: the efficiency raises the duty cycle to cover the losses.
   const double duty = vout / (vin * eta);
   if (duty >= 1) {
-    std::string msg = "vout_v of " + volts(vout) + " V is not below vin_v × efficiency (";
+    std::string msg = "vout_v of " + format_shortest(vout) + " V is not below vin_v × efficiency (";
     append_fixed(msg, vin * eta, 3);
     msg += " V): a buck converter only steps down; lower vout_v or raise vin_v";
     return ToolError{"vout_v", std::move(msg)};
   }
   if (duty > kMaxDuty) {
-    std::string msg = "vout_v of " + volts(vout) + " V needs a duty cycle of ";
+    std::string msg = "vout_v of " + format_shortest(vout) + " V needs a duty cycle of ";
     append_fixed(msg, duty * 100, 2);
     msg +=
         " %, above 99 %: the switch would be off for less than 1 % of each period, shorter "

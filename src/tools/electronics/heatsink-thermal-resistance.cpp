@@ -155,12 +155,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double tj = in.number("max_junction_temp_c");
   const double ta = in.number("ambient_temp_c");
@@ -169,9 +163,9 @@ ComputeResult compute(const Inputs& in) {
   const double theta_cs = in.number("theta_cs_c_per_w");
 
   if (ta >= tj) {
-    return ToolError{"ambient_temp_c", "ambient_temp_c of " + shortest(ta) +
+    return ToolError{"ambient_temp_c", "ambient_temp_c of " + format_shortest(ta) +
                                            " °C is not below the junction limit of " +
-                                           shortest(tj) +
+                                           format_shortest(tj) +
                                            " °C: no heatsink can cool below ambient; lower "
                                            "ambient_temp_c or raise max_junction_temp_c"};
   }
@@ -180,7 +174,7 @@ ComputeResult compute(const Inputs& in) {
   const double theta_total = (tj - ta) / power;
   const double theta_sa = theta_total - theta_jc - theta_cs;
   if (theta_sa < kMinThetaSa) {
-    std::string msg = "at power_w of " + shortest(power) + " W the path may have only ";
+    std::string msg = "at power_w of " + format_shortest(power) + " W the path may have only ";
     append_fixed(msg, theta_total, 3);
     msg += " °C/W, which leaves ";
     append_fixed(msg, theta_sa, 3);

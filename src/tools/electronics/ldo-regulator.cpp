@@ -171,12 +171,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double vin = in.number("vin_v");
   const double vout = in.number("vout_v");
@@ -188,7 +182,7 @@ ComputeResult compute(const Inputs& in) {
   const double tj_max = in.number("max_junction_temp_c");
 
   if (vin < vout + dropout) {
-    std::string msg = "vin_v of " + shortest(vin) + " V is below V_out + V_DO = ";
+    std::string msg = "vin_v of " + format_shortest(vin) + " V is below V_out + V_DO = ";
     append_fixed(msg, vout + dropout, 3);
     msg +=
         " V: the regulator is in dropout and the output falls out of regulation; raise vin_v "

@@ -1,14 +1,12 @@
 // Series resistor for an LED string: resistance, its power, the next IEC 60063 preferred value
 // above, the current it gives and a power rating with 2× margin. Formula, tables, references
 // and worked examples: docs/tools/led-series-resistor.md.
-#include <cmath>
-#include <cstdlib>
 #include <iterator>
-#include <span>
+#include <string>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -32,20 +30,6 @@ constexpr double kMinHeadroomShare = 0.10;
 // of the 10 % share count as equal to it, so rounding noise never skips to the next value up
 // or refuses a supply exactly 10 % above the string.
 constexpr double kMatchTolerance = 1e-9;
-
-using e_series::preferred_value;
-using e_series::series;
-
-// The smallest preferred value at or above r, so the current never exceeds the target.
-double preferred_at_or_above(double r, std::span<const int> values) {
-  const int decade = static_cast<int>(std::floor(std::log10(r)));
-  for (int d = decade - 1; d <= decade + 1; ++d)  // ascending; the next decade always has one
-    for (int m : values) {
-      const double v = preferred_value(m, d - 2);
-      if (v >= r * (1 - kMatchTolerance)) return v;
-    }
-  return preferred_value(values[0], decade - 1);  // unreachable: 10^(decade+1) > r
-}
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
@@ -217,7 +201,9 @@ ComputeResult compute(const Inputs& in) {
     return ToolError{"supply_v", std::move(msg)};
   }
   const double resistance = headroom / current_a;
-  const double preferred = preferred_at_or_above(resistance, series(in.enumeration("e_series")));
+  // The smallest preferred value at or above R, so the current never exceeds the target.
+  const double preferred = e_series::at_or_above(
+      resistance, e_series::series(in.enumeration("e_series")), kMatchTolerance);
   const double actual_a = headroom / preferred;
   const double preferred_power_w = headroom * actual_a;
   double rating = kPowerRatingsW[std::size(kPowerRatingsW) - 1];

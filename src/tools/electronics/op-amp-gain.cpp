@@ -177,9 +177,7 @@ ToolDescriptor descriptor() {
 }
 
 std::string volts(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s + " V";
+  return format_shortest(v) + " V";
 }
 
 ComputeResult compute(const Inputs& in) {

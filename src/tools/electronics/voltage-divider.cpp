@@ -7,7 +7,7 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {

@@ -154,12 +154,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-std::string shortest(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double vin_min = in.number("vin_min_v");
   const double vin_max = in.number("vin_max_v");
@@ -169,19 +163,19 @@ ComputeResult compute(const Inputs& in) {
   const double iz_min = in.number("zener_min_current_ma") / 1e3;
 
   if (vin_max < vin_min) {
-    return ToolError{"vin_max_v", "vin_max_v of " + shortest(vin_max) +
-                                      " V is below vin_min_v of " + shortest(vin_min) +
+    return ToolError{"vin_max_v", "vin_max_v of " + format_shortest(vin_max) +
+                                      " V is below vin_min_v of " + format_shortest(vin_min) +
                                       " V; enter the input range lowest first"};
   }
   if (il_min > il_max) {
-    return ToolError{"load_current_min_ma", "load_current_min_ma of " + shortest(il_min * 1e3) +
-                                                " mA is above load_current_max_ma of " +
-                                                shortest(il_max * 1e3) +
-                                                " mA; enter the load range lowest first"};
+    return ToolError{"load_current_min_ma",
+                     "load_current_min_ma of " + format_shortest(il_min * 1e3) +
+                         " mA is above load_current_max_ma of " + format_shortest(il_max * 1e3) +
+                         " mA; enter the load range lowest first"};
   }
   const double headroom = vin_min - vz;
   if (headroom < kMinHeadroomV) {
-    std::string msg = "vin_min_v of " + shortest(vin_min) + " V leaves ";
+    std::string msg = "vin_min_v of " + format_shortest(vin_min) + " V leaves ";
     append_fixed(msg, headroom, 3);
     msg +=
         " V over the Zener voltage, less than the 0.1 V a series resistor needs to set the "

@@ -2,12 +2,11 @@
 // capacitance, the board's stray capacitance and the MCU pin capacitance, and the nearest
 // standard value with the load it gives. Formula, references and worked examples:
 // docs/tools/crystal-load-capacitors.md.
-#include <cmath>
 #include <string>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
@@ -129,25 +128,6 @@ ToolDescriptor descriptor() {
   return t;
 }
 
-// The preferred value nearest to c in pF (absolute difference, which minimises the load
-// error since CL is linear in C), searched over the decades around it.
-double nearest_standard(double c, const std::string& series_name) {
-  const auto values = e_series::series(series_name);
-  double best = 0;
-  double best_diff = INFINITY;
-  for (int exponent = -3; exponent <= 1; ++exponent) {  // 0.1 pF … 8.2 nF: around 1–100 pF
-    for (int m : values) {
-      const double v = e_series::preferred_value(m, exponent);
-      const double diff = std::fabs(v - c);
-      if (diff < best_diff) {
-        best_diff = diff;
-        best = v;
-      }
-    }
-  }
-  return best;
-}
-
 ComputeResult compute(const Inputs& in) {
   const double cl = in.number("load_capacitance_pf");
   const double stray = in.number("stray_capacitance_pf");
@@ -165,7 +145,10 @@ ComputeResult compute(const Inputs& in) {
             "load_capacitance_pf is at least 0.5 pF above that, or check stray_capacitance_pf "
             "and pin_capacitance_pf."};
   }
-  const double standard = nearest_standard(c, in.enumeration("capacitor_series"));
+  // The preferred value nearest to c by absolute difference, which minimises the load error
+  // since CL is linear in C.
+  const double standard =
+      e_series::nearest_by_difference(c, e_series::series(in.enumeration("capacitor_series")));
   Outputs out;
   out.set("capacitor_pf", c)
       .set("standard_capacitor_pf", standard)

@@ -5,14 +5,15 @@
 #include <string>
 
 #include "catalog/descriptor_builder.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerMil;
 
-constexpr double kMmPerMil = 0.0254;
 constexpr double kTableTopVolts = 500;
 
 // IPC-2221B Table 6-1: the upper voltage of each band (DC or AC peak), then per location the

@@ -8,16 +8,17 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kFreeSpaceImpedance;
+using pcb::kSpeedOfLightMmPerPs;
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kFreeSpaceImpedance = 376.730313668;  // η0 = µ0·c, ohms (CODATA 2018)
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;   // c, exact (SI), in mm/ps
 // Over a bottom plane, a strip more than 20 times wider than the dielectric is thick is a
 // microstrip (the plane holds roughly 85–90 % of the capacitance), and tanh(πw/4h) of
 // the mapping reaches 1 in double precision a little beyond.

@@ -8,17 +8,17 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/microstrip_model.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
-
-using microstrip::kFreeSpaceImpedance;
+using pcb::kFreeSpaceImpedance;
+using pcb::kSpeedOfLightMmPerPs;
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;  // c, exact (SI), in mm/ps
 // Kirschning & Jansen (1984) fitted their coupled-line equations for 0.1 ≤ w/h ≤ 10 and
 // 0.1 ≤ s/h ≤ 10 (εr ≤ 18), stating an accuracy better than 1 % there.
 constexpr double kMinRatio = 0.1;

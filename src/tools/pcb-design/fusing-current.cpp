@@ -4,17 +4,18 @@
 #include <numbers>
 
 #include "catalog/descriptor_builder.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerMil;
 
 constexpr double kCopperMeltingPointC = 1083;  // the value Onderdonk's equation is quoted with
 constexpr double kCopperInferredZeroC = 234;  // copper's resistance extrapolates to 0 at −234 °C
 constexpr double kOnderdonkConstant = 33;
-constexpr double kMmPerMil = 0.0254;
 // One circular mil is the area of a circle 1 mil in diameter: π/4 mil².
 constexpr double kCircularMilsPerSquareMil = 4 / std::numbers::pi;
 

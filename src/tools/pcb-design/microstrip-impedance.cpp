@@ -1,67 +1,24 @@
 // Surface microstrip characteristic impedance and effective permittivity, quasi-static, by the
 // Hammerstad–Jensen equations with their strip-thickness correction, as KiCad's pcb_calculator
-// computes them (pcb_calculator/transline/microstrip.cpp). Formula, references and
-// verification vectors: docs/tools/microstrip-impedance.md.
+// computes them (pcb_calculator/transline/microstrip.cpp); the model is in microstrip_model.hpp.
+// Formula, references and verification vectors: docs/tools/microstrip-impedance.md.
 #include <cmath>
-#include <numbers>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/microstrip_model.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerInch;
+using pcb::kSpeedOfLightMmPerPs;
 
-// Wave impedance of free space, the value KiCad's transline code uses (units.h).
-constexpr double kFreeSpaceImpedance = 376.730313668;  // Ω
-constexpr double kSpeedOfLight = 299792458;            // m/s, exact (SI)
-constexpr double kMmPerInch = 25.4;
-// Hammerstad & Jensen state the accuracy of their effective permittivity (0.2 %) for
-// 0.01 ≤ w/h ≤ 100 and εr ≤ 128; the impedance itself holds to w/h = 1000.
-constexpr double kMinWidthToHeight = 0.01;
-constexpr double kMaxWidthToHeight = 100;
-
-// Z0 of the strip in a homogeneous medium (air), normalised width u = w/h.
-double z0_homogeneous(double u) {
-  const double f = 6 + (2 * std::numbers::pi - 6) * std::exp(-std::pow(30.666 / u, 0.7528));
-  return kFreeSpaceImpedance / (2 * std::numbers::pi) *
-         std::log(f / u + std::sqrt(1 + 4 / (u * u)));
-}
-
-// Filling factor of a zero-thickness strip: εeff = (εr + 1)/2 + q·(εr − 1)/2.
-double filling_factor(double u, double er) {
-  const double u2 = u * u, u3 = u2 * u, u4 = u3 * u;
-  const double a =
-      1 + std::log((u4 + u2 / 2704) / (u4 + 0.432)) / 49 + std::log(1 + u3 / 5929.741) / 18.7;
-  const double b = 0.564 * std::pow((er - 0.9) / (er + 3), 0.053);
-  return std::pow(1 + 10 / u, -a * b);
-}
-
-// Widening of the strip by its thickness t/h, in a medium of permittivity er.
-double width_correction(double u, double t_h, double er) {
-  const double th = std::tanh(std::sqrt(6.517 * u));
-  const double du = t_h / std::numbers::pi * std::log(1 + 4 * std::numbers::e * th * th / t_h);
-  return 0.5 * du * (1 + 1 / std::cosh(std::sqrt(er - 1)));
-}
-
-struct Line {
-  double z0;     // Ω
-  double e_eff;  // effective relative permittivity
-};
-
-// KiCad's MICROSTRIP::microstrip_Z0 without a cover (its default cover height is effectively
-// infinite, so the cover factor is 1).
-Line analyse(double u, double t_h, double er) {
-  const double z_air = z0_homogeneous(u + width_correction(u, t_h, 1));
-  const double u_r = u + width_correction(u, t_h, er);
-  const double z_r = z0_homogeneous(u_r);
-  const double q_t = 2 * std::numbers::ln2 / std::numbers::pi * t_h / std::sqrt(u_r);
-  const double q = filling_factor(u_r, er) - q_t;
-  const double e_eff_t = 0.5 * (er + 1) + 0.5 * q * (er - 1);
-  return {z_r / std::sqrt(e_eff_t), e_eff_t * (z_air / z_r) * (z_air / z_r)};
-}
+using microstrip::kMaxWidthToHeight;
+using microstrip::kMinWidthToHeight;
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
@@ -202,13 +159,16 @@ ComputeResult compute(const Inputs& in) {
         "correction does not cover a thicker one; check the width and the copper thickness";
     return ToolError{"copper_thickness_um", std::move(msg)};
   }
-  const Line line = analyse(u, t / h, er);
-  // t_pd = √εeff / c; c in mm/ps is 0.299792458.
-  const double delay_ps_per_mm = std::sqrt(line.e_eff) / (kSpeedOfLight * 1e3 / 1e12);
+  // KiCad's MICROSTRIP::microstrip_Z0 without a cover (its default cover height is effectively
+  // infinite, so the cover factor is 1).
+  const microstrip::SingleLine line = microstrip::single_line(w, h, t, er);
+  // t_pd = √εeff / c.
+  const double delay_ps_per_mm =
+      std::sqrt(line.effective_dielectric_constant) / kSpeedOfLightMmPerPs;
   Outputs out;
-  out.set("z0_ohm", line.z0)
+  out.set("z0_ohm", line.z0_ohm)
       .set("width_to_height", u)
-      .set("effective_dielectric_constant", line.e_eff)
+      .set("effective_dielectric_constant", line.effective_dielectric_constant)
       .set("propagation_delay_ps_per_mm", delay_ps_per_mm)
       .set("propagation_delay_ps_per_inch", delay_ps_per_mm * kMmPerInch);
   return out;

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <numbers>
 
+#include "tools/pcb-design/pcb_units.hpp"
+
 namespace toolcalc::tools::microstrip {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
+using pcb::kFreeSpaceImpedance;
 
 // Hammerstad–Jensen eqs. 6–7: the widening of the normalized strip width by a strip of
 // normalized thickness th, in a homogeneous medium (er = 1) and over a substrate of er.

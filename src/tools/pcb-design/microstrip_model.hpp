@@ -7,7 +7,10 @@
 // computes them (common/transline_calculations/microstrip.cpp, microstrip_Z0()).
 namespace toolcalc::tools::microstrip {
 
-inline constexpr double kFreeSpaceImpedance = 376.730313668;  // η0 = µ0·c, ohms (CODATA 2018)
+// Hammerstad & Jensen state their εeff within 0.2 % for 0.01 ≤ w/h ≤ 100 (εr ≤ 128); the
+// impedance alone holds to w/h = 1000. The tools refuse a width ratio outside this range.
+inline constexpr double kMinWidthToHeight = 0.01;
+inline constexpr double kMaxWidthToHeight = 100;
 
 // Impedance of a microstrip of normalized width u = w/h in a homogeneous medium of εr = 1
 // (Hammerstad–Jensen eqs. 1–2; within 0.01 % for u ≤ 1, 0.03 % for u ≤ 1000).

@@ -1,32 +1,42 @@
 // PCB trace width for a current and temperature rise, IPC-2221 (spec §2.5), as in KiCad's
 // pcb_calculator. Formula, references and worked examples: docs/tools/pcb-trace-width.md.
-#include <cmath>
+#include <string>
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/ipc2221_current.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kCopperResistivity;
+using pcb::kMetresPerMil;
+using pcb::kMilPerOz;
+using pcb::kMmPerMil;
+using pcb::kUmPerMil;
 
-// IPC-2221 §6.2 curve fit: I = k·ΔT^0.44·A^0.725, A in mil², ΔT in °C, I in A.
-constexpr double kExternal = 0.048;
-constexpr double kInternal = 0.024;
-constexpr double kTempExponent = 0.44;
-constexpr double kAreaExponent = 0.725;
-// The charts behind the fit stop here; beyond them the fit is an extrapolation.
-constexpr double kMaxInternalCurrentA = 17.5;
-constexpr double kMaxWidthMil = 400;
-// 1 oz of copper spread over 1 ft² is 1.378 mil (35 µm) thick.
-constexpr double kMilPerOz = 1.378;
-constexpr double kMetresPerMil = 25.4e-6;
-constexpr double kMmPerMil = 0.0254;
-constexpr double kUmPerMil = 25.4;
-// Annealed copper at 20 °C (IEC 60028), the value KiCad uses.
-constexpr double kCopperResistivity = 1.72e-8;  // Ω·m
-constexpr double kLengthM = 0.01;               // outputs are per centimetre of trace
+// The IPC-2221 curve and the limits of its charts: ipc2221_current.hpp.
+using ipc2221::kMaxInternalCurrentA;
+using ipc2221::kMaxWidthMil;
+
+constexpr double kLengthM = 0.01;  // outputs are per centimetre of trace
+
+constexpr const char* kKicadManual1A =
+    "KiCad PCB Calculator reference manual (kicad-doc, 2019), section Track Width, figure "
+    "trackwidth.png of the Japanese, Polish, Russian and Chinese editions "
+    "(github.com/KiCad/kicad-doc, src/pcb_calculator/images/{ja,pl,ru,zh}/trackwidth.png): "
+    "current 1.0 A, temperature rise 10 °C, track thickness 0.035 mm give an external track "
+    "0.300387 mm wide and an internal track 0.781437 mm wide (formula from IPC 2221, "
+    "K = 0.048 / 0.024)";
+constexpr const char* kKicadManualPoint2mm =
+    "KiCad PCB Calculator reference manual (kicad-doc, 2019), section Track Width, figure "
+    "trackwidth.png of the English and Italian editions (github.com/KiCad/kicad-doc, "
+    "src/pcb_calculator/images/{en,it}/trackwidth.png): an external track 0.2 mm wide and "
+    "0.035 mm thick carries 0.744609 A at a 10 °C rise, and an internal track needs 0.520288 mm "
+    "for that current (formula from IPC 2221, K = 0.048 / 0.024)";
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
@@ -116,13 +126,35 @@ ToolDescriptor descriptor() {
       "IPC-2152, \"Standard for Determining Current Carrying Capacity in Printed Board Design\" "
       "(newer, less conservative data; not used here)",
   };
+  // The Track Width panel of KiCad's pcb_calculator that its 2019 manual documents computes
+  // this very curve (IPC-2221, K = 0.048 / 0.024, printed in the panel); the manual shows it
+  // twice with inputs and results on screen. KiCad takes 1 oz as 0.035 mm and we as 1.378 mil
+  // (35.0012 µm), which moves the width by 0.0034 %; the manual prints six significant digits.
   t.examples = {
-      {.title = "Defaults: 1 A, 10 °C rise, 1 oz, external layer",
+      {.title = "1 A, 10 °C rise, 1 oz copper, external layer (KiCad manual)",
        .request_json =
-           R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})"},
-      {.title = "5 A on a 2 oz internal layer, 20 °C rise",
+           R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})",
+       .expected_json = R"({"width_mm":0.300387})",
+       .tolerance_pct = 0.01,
+       .source = kKicadManual1A},
+      {.title = "1 A, 10 °C rise, 1 oz copper, internal layer (KiCad manual)",
        .request_json =
-           R"({"current_a":5,"temp_rise_c":20,"copper_weight_oz":2,"layer":"internal"})"},
+           R"({"current_a":1,"temp_rise_c":10,"copper_weight_oz":1,"layer":"internal"})",
+       .expected_json = R"({"width_mm":0.781437})",
+       .tolerance_pct = 0.01,
+       .source = kKicadManual1A},
+      {.title = "0.744609 A, 10 °C rise, 1 oz copper, external layer (KiCad manual)",
+       .request_json =
+           R"({"current_a":0.744609,"temp_rise_c":10,"copper_weight_oz":1,"layer":"external"})",
+       .expected_json = R"({"width_mm":0.2})",
+       .tolerance_pct = 0.01,
+       .source = kKicadManualPoint2mm},
+      {.title = "0.744609 A, 10 °C rise, 1 oz copper, internal layer (KiCad manual)",
+       .request_json =
+           R"({"current_a":0.744609,"temp_rise_c":10,"copper_weight_oz":1,"layer":"internal"})",
+       .expected_json = R"({"width_mm":0.520288})",
+       .tolerance_pct = 0.01,
+       .source = kKicadManualPoint2mm},
   };
   return t;
 }
@@ -138,9 +170,8 @@ ComputeResult compute(const Inputs& in) {
         "current over several traces or layers, or route it on an external layer";
     return ToolError{"current_a", std::move(msg)};
   }
-  const double k = internal ? kInternal : kExternal;
-  const double area_mil2 = std::pow(
-      current / (k * std::pow(in.number("temp_rise_c"), kTempExponent)), 1.0 / kAreaExponent);
+  const double area_mil2 = ipc2221::area_mil2(internal ? ipc2221::kInternal : ipc2221::kExternal,
+                                              in.number("temp_rise_c"), current);
   const double thickness_mil = in.number("copper_weight_oz") * kMilPerOz;
   const double width_mil = area_mil2 / thickness_mil;
   if (width_mil > kMaxWidthMil) {

@@ -6,18 +6,15 @@
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
 #include "tools/pcb-design/microstrip_model.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
-
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;  // c, exact (SI), in mm/ps
-constexpr double kMmPerInch = 25.4;
-// Hammerstad & Jensen (1980) state their εeff within 0.2 % for 0.01 ≤ w/h ≤ 100.
-constexpr double kMinWidthRatio = 0.01;
-constexpr double kMaxWidthRatio = 100;
+using pcb::kMmPerInch;
+using pcb::kSpeedOfLightMmPerPs;
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;
@@ -210,7 +207,8 @@ ComputeResult compute(const Inputs& in) {
     const double h = in.number("dielectric_height_mm");
     const double t_um = in.number("copper_thickness_um");
     const double u = w / h;
-    if (u < kMinWidthRatio || u > kMaxWidthRatio) return width_ratio_error(w, h);
+    if (u < microstrip::kMinWidthToHeight || u > microstrip::kMaxWidthToHeight)
+      return width_ratio_error(w, h);
     if (t_um / 1000 > h / 2) {
       std::string msg = "copper_thickness_um of ";
       append_shortest(msg, t_um);

@@ -5,15 +5,16 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerInch;
+using pcb::kSpeedOfLightMmPerPs;
 
-constexpr double kSpeedOfLightMmPerPs = 0.299792458;  // c, exact (SI), in mm/ps
-constexpr double kMmPerInch = 25.4;
 // Wheeler (1978) as given by Wadell §3.5.1: accurate to 0.5 % for w/(b − t) < 10.
 constexpr double kMaxWidthRatio = 10;
 // Thickness correction fitted for t/b up to 0.25 (Wadell §3.5.1, Wheeler 1978).

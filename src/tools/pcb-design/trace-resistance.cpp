@@ -3,21 +3,21 @@
 // docs/tools/trace-resistance.md.
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMilPerOz;
+using pcb::kUmPerMil;
 
 // Annealed copper (100 % IACS): ρ = 1.7241e-8 Ω·m at 20 °C, α = 0.00393 /°C at 20 °C
-// (IEC 60028, ASTM B193). 1.72e-8 is the rounded value KiCad and pcb-trace-width use.
-constexpr double kResistivity20 = 1.72e-8;  // Ω·m
-constexpr double kAlpha20 = 0.00393;        // 1/°C
+// (IEC 60028, ASTM B193). ρ is the rounded 1.72e-8 KiCad and pcb-trace-width use.
+constexpr double kResistivity20 = pcb::kCopperResistivity;  // Ω·m
+constexpr double kAlpha20 = 0.00393;                        // 1/°C
 constexpr double kReferenceTempC = 20;
-// 1 oz of copper spread over 1 ft² is 1.378 mil (35 µm) thick, as in pcb-trace-width.
-constexpr double kMilPerOz = 1.378;
-constexpr double kUmPerMil = 25.4;
 
 ToolDescriptor descriptor() {
   ToolDescriptor t;

@@ -6,14 +6,15 @@
 
 #include "catalog/descriptor_builder.hpp"
 #include "core/decimal.hpp"
+#include "tools/pcb-design/pcb_units.hpp"
 #include "tools/tool_factories.hpp"
 
 namespace toolcalc::tools {
 namespace {
 
 using namespace catalog;
+using pcb::kMmPerInch;
 
-constexpr double kMmPerInch = 25.4;
 // Johnson & Graham §7.2: L = 5.08·h·[ln(4h/d) + 1] nH and C = 1.41·εr·T·D1/(D2 − D1) pF,
 // lengths in inches. 5.08 nH/in is µ0/2π.
 constexpr double kInductanceNhPerInch = 5.08;

@@ -449,9 +449,28 @@ class FailingStore final : public store::AccountStore {
   std::unordered_map<int64_t, int64_t> load_usage(std::string_view p) override {
     return inner_->load_usage(p);
   }
-  void add_usage(const std::vector<store::UsageDelta>& d) override {
+  store::ChangeOutcome rotate_key(std::string_view p, std::string_view h, int64_t t) override {
+    return inner_->rotate_key(p, h, t);
+  }
+  store::ChangeOutcome update_key(std::string_view p, const store::KeyUpdate& u) override {
+    return inner_->update_key(p, u);
+  }
+  void add_usage(const std::vector<store::UsageDelta>& d,
+                 const std::vector<store::HistoryDelta>& h) override {
     if (full_) throw store::StoreError("database or disk is full");
-    inner_->add_usage(d);
+    inner_->add_usage(d, h);
+  }
+  std::vector<store::HistoryRow> load_history(int64_t k, int32_t first, int32_t end) override {
+    return inner_->load_history(k, first, end);
+  }
+  void drop_history_before(int32_t day) override { inner_->drop_history_before(day); }
+  bool create_alert(const store::QuotaAlert& a) override { return inner_->create_alert(a); }
+  std::vector<store::QuotaAlert> lease_due_alerts(int64_t now_s, int64_t until_s,
+                                                  size_t limit) override {
+    return inner_->lease_due_alerts(now_s, until_s, limit);
+  }
+  void finish_alert(const store::QuotaAlert& a, store::AlertOutcome o, int64_t at_s) override {
+    inner_->finish_alert(a, o, at_s);
   }
 
  private:

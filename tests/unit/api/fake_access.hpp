@@ -21,6 +21,8 @@ class FakeAccess final : public accounts::AccessControl {
   bool store_down = false;        // counting calls throw StoreUnavailable (a shared store)
   bool reserve_early = false;     // take_rate_unit_for_execution reserves the quota too
 
+  bool store_reachable() const override { return !store_down; }
+
   accounts::AuthResult authenticate(std::optional<std::string_view> authorization,
                                     std::string_view peer_ip) const override {
     accounts::AuthResult r;
@@ -121,6 +123,26 @@ class FakeAccess final : public accounts::AccessControl {
       }
       p.done(std::move(step), error);
     }
+  }
+
+  // The usage history: what the Service recorded, and what usage_history answers.
+  struct Recorded {
+    std::string domain, slug;
+    int status;
+    int64_t units;
+  };
+  std::vector<Recorded> recorded;
+  std::vector<store::HistoryRow> history;
+  int32_t history_first_day = 0, history_end_day = 0;  // the last range asked for
+  void record_usage(const accounts::Caller& c, std::string_view domain, std::string_view slug,
+                    int status, int64_t units) override {
+    if (!c.anonymous) recorded.push_back({std::string(domain), std::string(slug), status, units});
+  }
+  std::vector<store::HistoryRow> usage_history(const accounts::Caller&, int32_t first_day,
+                                               int32_t end_day) override {
+    history_first_day = first_day;
+    history_end_day = end_day;
+    return history;
   }
 
   accounts::QuotaStatus quota_status(const accounts::Caller& c) const override {

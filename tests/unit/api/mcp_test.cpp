@@ -129,8 +129,11 @@ TEST_F(McpTest, ToolsListUsesTheSchemaGenerator) {
   ASSERT_EQ(r.status, 200) << r.body;
   const auto doc = parse(r);
   const auto& tools = doc.at("result").at("tools").as_array();
-  ASSERT_EQ(tools.size(), registry.tools().size());
-  for (size_t i = 0; i < tools.size(); ++i) {
+  // Every catalog tool, then tolerance_analysis and solve_for_input.
+  ASSERT_EQ(tools.size(), registry.tools().size() + 2);
+  EXPECT_EQ(tools[tools.size() - 2].at("name").as_string(), "tolerance_analysis");
+  EXPECT_EQ(tools[tools.size() - 1].at("name").as_string(), "solve_for_input");
+  for (size_t i = 0; i < registry.tools().size(); ++i) {
     const auto& t = registry.tools()[i].tool.descriptor;
     const auto& tool = tools[i].as_object();
     EXPECT_EQ(tool.at("name").as_string(), t.domain + "_" + t.slug);
@@ -300,4 +303,56 @@ TEST_F(McpTest, UnsupportedProtocolVersionHeaderIs400) {
     r.mcp_protocol_version = v;
     EXPECT_EQ(service.handle(r).status, 200) << v;
   }
+}
+
+TEST_F(McpTest, AnalysisToolsTakeAToolArgumentAndTheRestBody) {
+  const std::string divider = R"("inputs":{"vin_v":12,"r1_ohm":10000,"r2_ohm":10000})";
+  auto r = post(
+      call("solve_for_input", R"({"tool":"electronics_voltage-divider",)" + divider +
+                                  R"(,"vary":"r2_ohm","target":{"output":"vout_v","value":3.3}})"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(*r.header("X-Tool-Version"), "2.0.0");
+  auto result = parse(r).at("result").as_object();
+  EXPECT_EQ(result.at("isError"), false) << r.body;
+  const auto& solution = result.at("structuredContent").at("solutions").at(0).as_object();
+  EXPECT_NEAR(solution.at("value").as_double(), 10000 * 3.3 / 8.7, 1e-9);
+  EXPECT_EQ(result.at("_meta").at("toolcalc/quota_remaining").as_int64(), 1);
+  EXPECT_EQ(access.quota_used, 1);
+
+  // `tool` missing or unknown: a tool error naming the argument, nothing charged.
+  r = post(call("tolerance_analysis", "{" + divider + "}"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  result = parse(r).at("result").as_object();
+  EXPECT_EQ(result.at("isError"), true);
+  EXPECT_EQ(result.at("_meta").at("toolcalc/error").at("field").as_string(), "tool");
+  r = post(call("tolerance_analysis", R"({"tool":"voltage-divider"})"));
+  result = parse(r).at("result").as_object();
+  EXPECT_NE(json::serialize(result.at("content")).find("electronics_voltage-divider"),
+            std::string::npos)
+      << r.body;
+  // A refused body is a tool error with REST's field.
+  r = post(call("tolerance_analysis", R"({"tool":"electronics_voltage-divider",)" + divider +
+                                          R"(,"tolerances":{"r1_ohm":{"pct":1}},"samples":5})"));
+  result = parse(r).at("result").as_object();
+  EXPECT_EQ(result.at("isError"), true);
+  EXPECT_EQ(result.at("_meta").at("toolcalc/error").at("field").as_string(), "samples");
+  EXPECT_EQ(access.quota_used, 1);
+
+  // Like tools/call of a catalog tool, a key is needed.
+  expect_rpc_error(post(call("solve_for_input", "{}"), std::nullopt), 401, 7, -32000);
+}
+
+TEST_F(McpTest, AnalysisToolsListTheirSchemas) {
+  const auto doc = parse(post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", std::nullopt));
+  const auto& tools = doc.at("result").at("tools").as_array();
+  const auto& tolerance = tools[tools.size() - 2].as_object();
+  const auto& solve = tools[tools.size() - 1].as_object();
+  const auto& names = tolerance.at("inputSchema").at("properties").at("tool").at("enum").as_array();
+  // Every catalog tool has a numeric input.
+  EXPECT_EQ(names.size(), registry.tools().size());
+  EXPECT_EQ(tolerance.at("inputSchema").at("properties").at("samples").at("maximum"), 100000);
+  EXPECT_EQ(solve.at("inputSchema").at("required"), json::parse(R"(["tool","vary","target"])"));
+  EXPECT_EQ(solve.at("outputSchema").at("required"),
+            json::parse(R"(["vary","target","solutions","reachable","evaluations","complete"])"));
+  EXPECT_EQ(tolerance.at("annotations").at("readOnlyHint"), true);
 }

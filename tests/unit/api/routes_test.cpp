@@ -32,6 +32,18 @@ TEST(Routes, HonoursTheBasePath) {
   EXPECT_EQ(match_route("/api/v1/a/b", "/api").kind, RouteKind::Execute);
 }
 
+// llms.txt sits at the root, where the llmstxt.org convention looks for it, and under the
+// base path like the playground's files.
+TEST(Routes, LlmsTxtAtTheRootAndUnderTheBasePath) {
+  EXPECT_EQ(match_route("/llms.txt", "").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/llms.txt", "/api").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/api/llms.txt", "/api").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/llms.txt?x=1", "").kind, RouteKind::LlmsTxt);
+  EXPECT_EQ(match_route("/v1/llms.txt", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(match_route("/llms.txt/", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(allowed_methods(RouteKind::LlmsTxt), "GET, OPTIONS");
+}
+
 TEST(Routes, RejectsEverythingElse) {
   for (const char* target : {"",
                              "/v1",
@@ -98,4 +110,18 @@ TEST(Routes, MatchesThePlaygroundAtTheRootAndUnderTheBasePath) {
   EXPECT_EQ(match_route("/api", "/api").kind, RouteKind::NotFound);  // paths are exact
   EXPECT_EQ(match_route("/other/app.js", "/api").kind, RouteKind::NotFound);
   EXPECT_EQ(allowed_methods(RouteKind::Asset), "GET, HEAD, OPTIONS");
+}
+
+TEST(Routes, ReadinessAndMetrics) {
+  EXPECT_EQ(match_route("/v1/ready", "").kind, RouteKind::Ready);
+  EXPECT_EQ(match_route("/api/v1/ready", "/api").kind, RouteKind::Ready);
+  // /metrics at the root (Prometheus's default path) and under the base path alike
+  EXPECT_EQ(match_route("/metrics", "").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/metrics", "/api").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/api/metrics", "/api").kind, RouteKind::Metrics);
+  EXPECT_EQ(match_route("/metrics/", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(match_route("/v1/metrics", "").kind, RouteKind::NotFound);
+  EXPECT_EQ(route_name(RouteKind::Ready), "ready");
+  EXPECT_EQ(route_name(RouteKind::ToolBySlug), "tool");
+  EXPECT_EQ(allowed_methods(RouteKind::Metrics), "GET, OPTIONS");
 }

@@ -3,8 +3,11 @@
 #include "api/service.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <cstdio>
 #include <regex>
 #include <set>
 
@@ -18,6 +21,35 @@ namespace {
 
 using test_support::kBattery;
 using test_support::kSource;
+
+// What the process writes on stderr (the operational log) while it lives.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()), saved_(::dup(STDERR_FILENO)) {
+    ::dup2(::fileno(file_), STDERR_FILENO);
+  }
+  ~StderrCapture() {
+    restore();
+    std::fclose(file_);
+  }
+  std::string text() {
+    restore();
+    std::string out;
+    std::rewind(file_);
+    for (int c; (c = std::fgetc(file_)) != EOF;) out += static_cast<char>(c);
+    return out;
+  }
+
+ private:
+  void restore() {
+    if (saved_ < 0) return;
+    ::dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+  std::FILE* file_;
+  int saved_;
+};
 
 class ServiceTest : public test_support::ServiceFixture {
  protected:
@@ -361,9 +393,20 @@ TEST_F(ServiceTest, ToolFailureIs500WithRequestId) {
   req.body = kBattery;
   req.authorization = "Bearer tc_live_good";
   req.content_type = "application/json";
+  StderrCapture captured;
   auto r = svc.handle(req);
+  const std::string log = captured.text();
   expect_error(r, 500, "INTERNAL");
   EXPECT_TRUE(r.header("X-RateLimit-Limit").has_value());
+  // One operational log line: JSON with time, level, msg, and the request id the client
+  // got, so that support can find it.
+  ASSERT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
+  const auto line = boost::json::parse(log).as_object();
+  EXPECT_EQ(line.at("level").as_string(), "error");
+  EXPECT_EQ(line.at("msg").as_string(), "internal error");
+  EXPECT_EQ(line.at("request_id").as_string(), *r.header("X-Request-ID"));
+  EXPECT_TRUE(line.at("time").as_string().ends_with("Z"));
+  EXPECT_FALSE(line.at("error").as_string().empty());
   EXPECT_EQ(access.quota_used, 0);  // released
 }
 
@@ -398,4 +441,50 @@ TEST_F(ServiceTest, PreRenderedFirstPagesMatchRenderedOnes) {
     ASSERT_EQ(items.size(), std::min<size_t>(20, all.size())) << domain;
     for (size_t i = 0; i < items.size(); ++i) EXPECT_EQ(items[i], all[i]) << domain << " " << i;
   }
+}
+
+TEST_F(ServiceTest, ReadinessFollowsTheStoreAndDraining) {
+  auto ready = call("GET", "/v1/ready", {}, std::nullopt);
+  ASSERT_EQ(ready.status, 200) << ready.full_body();
+  EXPECT_EQ(parse(ready).at("result").at("status").as_string(), "ready");
+  access.store_down = true;
+  auto down = call("GET", "/v1/ready", {}, std::nullopt);
+  expect_error(down, 503, "NOT_READY");
+  EXPECT_EQ(call("GET", "/v1/health", {}, std::nullopt).status, 200);  // liveness
+  access.store_down = false;
+  EXPECT_EQ(call("GET", "/v1/ready", {}, std::nullopt).status, 200);
+  EXPECT_FALSE(service.draining());
+  service.set_draining();
+  auto draining = call("GET", "/v1/ready", {}, std::nullopt);
+  expect_error(draining, 503, "NOT_READY");
+  EXPECT_NE(parse(draining).at("error").at("message").as_string().find("draining"),
+            std::string::npos);
+  EXPECT_EQ(call("GET", "/v1/health", {}, std::nullopt).status, 200);
+}
+
+TEST_F(ServiceTest, MetricsCountRequestsByRouteToolAndStatus) {
+  auto text = [&] {
+    auto r = call("GET", "/metrics", {}, std::nullopt);
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.content_type, "text/plain; version=0.0.4; charset=utf-8");
+    return r.full_body();
+  };
+  const std::string first = text();
+  EXPECT_NE(first.find("toolcalc_build_info{version=\"9.9.9\",store=\"sqlite\"} 1\n"),
+            std::string::npos);
+  EXPECT_EQ(first.find("route=\"execute\""), std::string::npos);  // no execute yet
+  ASSERT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", kBattery).status, 200);
+  ASSERT_EQ(call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", "{").status, 400);
+  const std::string second = text();
+  EXPECT_NE(second.find("toolcalc_requests_total{route=\"execute\",tool=\"mcu-deep-sleep-"
+                        "battery\",status=\"2xx\"} 1\n"),
+            std::string::npos)
+      << second;
+  EXPECT_NE(second.find("toolcalc_requests_total{route=\"execute\",tool=\"mcu-deep-sleep-"
+                        "battery\",status=\"4xx\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(second.find("toolcalc_requests_total{route=\"metrics\",tool=\"\",status=\"2xx\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(second.find("toolcalc_request_duration_seconds_count{kind=\"execute\"} 2\n"),
+            std::string::npos);
 }

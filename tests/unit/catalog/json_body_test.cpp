@@ -1,5 +1,6 @@
-// The SAX body parser's one level of nested members (the sweep body:
-// {"inputs":{…},"vary":{…}}), with duplicate keys refused at that level too.
+// The SAX body parser's nested members, two levels below the top (the sweep body
+// {"inputs":{…},"vary":{…}} and the tolerance body {"tolerances":{"r1":{"pct":1}}}), with
+// duplicate keys refused at those levels too.
 #include "catalog/json_body.hpp"
 
 #include <gtest/gtest.h>
@@ -55,19 +56,44 @@ TEST(JsonBody, ObjectMemberRecordsItsOwnMembersInOrder) {
 TEST(JsonBody, DeeperValuesAreRecordedByKindOnly) {
   ParsedBody parsed;
   ApiError error;
-  ASSERT_TRUE(parse_body(R"({"a":{"o":{"deep":1,"deep":2},"l":[1,{"x":1}],"s":"t"},"b":[{"y":1}]})",
-                         parsed, error))
-      << error.message;  // a duplicate two levels down is not this parser's concern
+  ASSERT_TRUE(parse_body(
+      R"({"a":{"o":{"deep":1,"x":{"d4":1,"d4":2}},"l":[1,{"x":1}],"s":"t"},"b":[{"y":1}]})", parsed,
+      error))
+      << error.message;  // a duplicate three levels down is not this parser's concern
   ASSERT_EQ(parsed.members.size(), 2u);
   const BodyMember& a = parsed.members[0];
   ASSERT_EQ(a.fields.size(), 3u);
   EXPECT_EQ(a.fields[0].kind, BodyMember::Kind::Object);
-  EXPECT_TRUE(a.fields[0].fields.empty());
+  ASSERT_EQ(a.fields[0].fields.size(), 2u);  // depth 3: recorded
+  EXPECT_EQ(a.fields[0].fields[0].key, "deep");
+  EXPECT_EQ(a.fields[0].fields[0].int_value, 1);
+  EXPECT_EQ(a.fields[0].fields[1].kind, BodyMember::Kind::Object);
+  EXPECT_TRUE(a.fields[0].fields[1].fields.empty());  // depth 4: by kind only
   EXPECT_EQ(a.fields[1].kind, BodyMember::Kind::Array);
+  EXPECT_TRUE(a.fields[1].fields.empty());
   EXPECT_EQ(a.fields[2].text, "t");
   // Objects inside a top-level array are not members of anything.
   EXPECT_EQ(parsed.members[1].kind, BodyMember::Kind::Array);
   EXPECT_TRUE(parsed.members[1].fields.empty());
+}
+
+TEST(JsonBody, ThirdLevelMembersAfterASiblingObject) {
+  ParsedBody parsed;
+  ApiError error;
+  ASSERT_TRUE(parse_body(R"({"t":{"r1":{"pct":1,"distribution":"uniform"},"r2":{"min":1,"max":2}},)"
+                         R"("inputs":{"r1":5}})",
+                         parsed, error))
+      << error.message;
+  ASSERT_EQ(parsed.members.size(), 2u);
+  const BodyMember& t = parsed.members[0];
+  ASSERT_EQ(t.fields.size(), 2u);
+  ASSERT_EQ(t.fields[0].fields.size(), 2u);
+  EXPECT_EQ(t.fields[0].fields[1].text, "uniform");
+  ASSERT_EQ(t.fields[1].fields.size(), 2u);
+  EXPECT_EQ(t.fields[1].fields[1].key, "max");
+  EXPECT_EQ(t.fields[1].fields[1].int_value, 2);
+  ASSERT_EQ(parsed.members[1].fields.size(), 1u);
+  EXPECT_EQ(parsed.members[1].fields[0].int_value, 5);
 }
 
 TEST(JsonBody, DuplicateNestedKeyIsNamedWithItsParent) {
@@ -83,6 +109,11 @@ TEST(JsonBody, DuplicateNestedKeyIsNamedWithItsParent) {
   EXPECT_EQ(error.field, "vary.points");
   // The same key in two different objects is no duplicate.
   EXPECT_TRUE(parse_body(R"({"inputs":{"key":1},"vary":{"key":"key"}})", parsed, error));
+  // Two levels down, named with both parents.
+  EXPECT_FALSE(parse_body(R"({"tolerances":{"r1":{"pct":1,"pct":2}}})", parsed, error));
+  EXPECT_EQ(error.field, "tolerances.r1.pct");
+  EXPECT_FALSE(parse_body(R"({"tolerances":{"r1":{"pct":1},"r1":{"abs":2}}})", parsed, error));
+  EXPECT_EQ(error.field, "tolerances.r1");
   // The first duplicate found is reported, top level or nested.
   EXPECT_FALSE(parse_body(R"({"a":1,"inputs":{"z":1,"z":2},"a":2})", parsed, error));
   EXPECT_EQ(error.field, "inputs.z");

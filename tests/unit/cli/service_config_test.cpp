@@ -38,6 +38,9 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(c.usage_flush_interval_ms, 1000);
   EXPECT_EQ(c.data_dir, "var");
   EXPECT_TRUE(c.access_log);
+  EXPECT_EQ(c.analysis_threads, 1);
+  EXPECT_EQ(c.access_log_buffer_kb, 64);
+  EXPECT_EQ(c.access_log_flush_ms, 1000);
   EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 60);
   EXPECT_EQ(*accounts::find_plan(c.plans, "business")->monthly_quota, 5'000'000);
   EXPECT_FALSE(accounts::find_plan(c.plans, "anonymous")->monthly_quota.has_value());
@@ -50,6 +53,9 @@ TEST(ServiceConfig, TheShippedConfigIsTheDefaults) {
   EXPECT_EQ(shipped.port, defaults.port);
   EXPECT_EQ(shipped.read_timeout_s, defaults.read_timeout_s);
   EXPECT_EQ(shipped.idle_timeout_s, defaults.idle_timeout_s);
+  EXPECT_EQ(shipped.analysis_threads, defaults.analysis_threads);
+  EXPECT_EQ(shipped.access_log_buffer_kb, defaults.access_log_buffer_kb);
+  EXPECT_EQ(shipped.access_log_flush_ms, defaults.access_log_flush_ms);
   EXPECT_EQ(shipped.plans.size(), defaults.plans.size());
   for (const auto& p : defaults.plans) {
     const auto* s = accounts::find_plan(shipped.plans, p.name);
@@ -115,4 +121,150 @@ TEST(ServiceConfig, ApplyListenParsesHostAndPort) {
   EXPECT_EQ(c.port, 0);
   EXPECT_THROW(cli::apply_listen(c, ":80"), std::runtime_error);
   EXPECT_THROW(cli::apply_listen(c, "host:8x"), std::runtime_error);
+}
+
+TEST(ServiceConfig, AnalysisThreads) {
+  const auto c = cli::load_service_config(write_config("[server]\nanalysis_threads = 3\n"));
+  EXPECT_EQ(c.analysis_threads, 3);
+  EXPECT_EQ(
+      cli::load_service_config(write_config("[server]\nanalysis_threads = 0\n")).analysis_threads,
+      0);
+  EXPECT_NE(load_error("[server]\nanalysis_threads = -1\n").find("analysis_threads"),
+            std::string::npos);
+  EXPECT_NE(load_error("[server]\nanalysis_threads = 257\n").find("analysis_threads"),
+            std::string::npos);
+}
+
+TEST(ServiceConfig, AccessLogBufferAndFlushInterval) {
+  const auto c = cli::load_service_config(write_config(R"(
+[server]
+access_log_buffer_kb = 256
+access_log_flush_ms = 0
+)"));
+  EXPECT_EQ(c.access_log_buffer_kb, 256);
+  EXPECT_EQ(c.access_log_flush_ms, 0);
+  // At most a second in memory: what kill -9 may lose stays bounded.
+  EXPECT_NE(load_error("[server]\naccess_log_flush_ms = 1001\n").find("access_log_flush_ms"),
+            std::string::npos);
+  EXPECT_NE(load_error("[server]\naccess_log_buffer_kb = 0\n").find("access_log_buffer_kb"),
+            std::string::npos);
+}
+
+// --- the environment ------------------------------------------------------------------
+
+namespace {
+
+std::string env_error(const cli::Environment& env, const std::string& text = "") {
+  try {
+    cli::load_service_config(
+        text.empty() ? std::nullopt : std::optional<fs::path>(write_config(text)), env);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(ServiceConfig, EnvironmentNamesFollowOneRule) {
+  EXPECT_EQ(cli::environment_name("server", "listen"), "TOOLCALC_SERVER_LISTEN");
+  EXPECT_EQ(cli::environment_name("store", "key_refresh_ms"), "TOOLCALC_STORE_KEY_REFRESH_MS");
+  EXPECT_EQ(cli::environment_name("catalog", "dir"), "TOOLCALC_CATALOG_DIR");
+}
+
+// Precedence: built-in defaults < the file < the environment (< flags, applied by serve).
+TEST(ServiceConfig, EnvironmentOverridesTheFile) {
+  const auto file = write_config(R"(
+[server]
+listen = "127.0.0.1:9000"
+threads = 3
+access_log = true
+[store]
+flush_interval_ms = 250
+[plans.free]
+rate_per_minute = 10
+)");
+  const cli::Environment env{
+      {"TOOLCALC_SERVER_LISTEN", "10.0.0.1:7000"},
+      {"TOOLCALC_SERVER_ACCESS_LOG", "false"},
+      {"TOOLCALC_SERVER_MCP_ALLOWED_ORIGINS", "https://a.example, https://b"},
+      {"TOOLCALC_SERVER_LOG_LEVEL", "warn"},
+      {"TOOLCALC_STORE_DATA_DIR", "/srv/toolcalc"},
+      {"TOOLCALC_CATALOG_DIR", "/opt/catalog"},
+      {"TOOLCALC_PLANS_FREE_MONTHLY_QUOTA", "5"},
+      {"TOOLCALC_PLANS_TEAM_RATE_PER_MINUTE", "900"},
+      {"TOOLCALC_BIN", "ignored: not a setting's section"}};
+  const auto c = cli::load_service_config(file, env);
+  EXPECT_EQ(c.host, "10.0.0.1");
+  EXPECT_EQ(c.port, 7000);
+  EXPECT_EQ(c.threads, 3);  // from the file
+  EXPECT_FALSE(c.access_log);
+  EXPECT_EQ(c.mcp_allowed_origins, (std::vector<std::string>{"https://a.example", "https://b"}));
+  EXPECT_EQ(c.log_level, "warn");
+  EXPECT_EQ(c.data_dir, "/srv/toolcalc");
+  EXPECT_EQ(c.catalog_dir, "/opt/catalog");
+  EXPECT_EQ(c.usage_flush_interval_ms, 250);                             // from the file
+  EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 10);  // file
+  EXPECT_EQ(*accounts::find_plan(c.plans, "free")->monthly_quota, 5);    // environment
+  EXPECT_EQ(accounts::find_plan(c.plans, "team")->rate_per_minute, 900);
+  // without a file too
+  EXPECT_EQ(cli::load_service_config(std::nullopt, {{"TOOLCALC_SERVER_THREADS", "7"}}).threads, 7);
+}
+
+TEST(ServiceConfig, SecretsComeFromFilesNamedByTheEnvironment) {
+  const fs::path secret =
+      fs::temp_directory_path() / ("toolcalc-secret-" + std::to_string(::getpid()));
+  std::ofstream(secret) << "p4ss word\n";
+  const auto c = cli::load_service_config(
+      write_config("[store]\nbackend = \"redis\"\nurl = \"redis://:inurl@10.1.2.3:6380/4\"\n"),
+      {{"TOOLCALC_STORE_PASSWORD_FILE", secret.string()}});
+  EXPECT_EQ(c.redis_password, "p4ss word");  // one trailing newline dropped
+  EXPECT_NE(env_error({{"TOOLCALC_STORE_PASSWORD_FILE", "/nonexistent/secret"}})
+                .find("TOOLCALC_STORE_PASSWORD_FILE: cannot read /nonexistent/secret"),
+            std::string::npos);
+  EXPECT_NE(env_error({{"TOOLCALC_STORE_PASSWORD", "a"},
+                       {"TOOLCALC_STORE_PASSWORD_FILE", secret.string()}})
+                .find("not both"),
+            std::string::npos);
+  // any setting can come from a file
+  const fs::path url = secret.string() + ".url";
+  std::ofstream(url) << "redis://10.9.8.7:6379/2\n";
+  EXPECT_EQ(
+      cli::load_service_config(std::nullopt, {{"TOOLCALC_STORE_URL_FILE", url.string()}}).redis_url,
+      "redis://10.9.8.7:6379/2");
+  fs::remove(secret);
+  fs::remove(url);
+}
+
+TEST(ServiceConfig, EnvironmentErrorsNameTheVariable) {
+  EXPECT_NE(env_error({{"TOOLCALC_SERVER_THREADS", "many"}}).find("TOOLCALC_SERVER_THREADS"),
+            std::string::npos);
+  EXPECT_NE(env_error({{"TOOLCALC_SERVER_ACCESS_LOG", "yes"}}).find("true or false"),
+            std::string::npos);
+  EXPECT_NE(
+      env_error({{"TOOLCALC_SERVER_THREDS", "2"}}).find("unknown setting TOOLCALC_SERVER_THREDS"),
+      std::string::npos);
+  EXPECT_NE(env_error({{"TOOLCALC_PLANS_PRO_RATE", "2"}}).find("TOOLCALC_PLANS_PRO_RATE"),
+            std::string::npos);
+  EXPECT_NE(env_error({{"TOOLCALC_SERVER_THREADS", "999"}}).find("server.threads"),
+            std::string::npos);
+  EXPECT_NE(env_error({{"TOOLCALC_SERVER_LOG_LEVEL", "loud"}}).find("server.log_level"),
+            std::string::npos);
+}
+
+TEST(ServiceConfig, AlertSettings) {
+  const auto defaults = cli::load_service_config(std::nullopt);
+  EXPECT_EQ(defaults.alerts_check_interval_ms, 1000);
+  EXPECT_EQ(defaults.alerts_retry_initial_ms, 5000);
+  EXPECT_EQ(defaults.alerts_timeout_ms, 10'000);
+  const auto shipped =
+      cli::load_service_config(fs::path(TOOLCALC_SOURCE_DIR) / "config" / "toolcalc.toml");
+  EXPECT_EQ(shipped.alerts_retry_max_ms, defaults.alerts_retry_max_ms);
+  EXPECT_EQ(shipped.alerts_give_up_after_s, defaults.alerts_give_up_after_s);
+  const auto c = cli::load_service_config(
+      write_config("[alerts]\ncheck_interval_ms = 200\nretry_initial_ms = 300\n"));
+  EXPECT_EQ(c.alerts_check_interval_ms, 200);
+  EXPECT_EQ(c.alerts_retry_initial_ms, 300);
+  EXPECT_NE(load_error("[alerts]\ntimeout_ms = 5\n").find("alerts.timeout_ms"), std::string::npos);
+  EXPECT_NE(load_error("[alerts]\nurl = \"x\"\n").find("alerts.url"), std::string::npos);
 }

@@ -71,6 +71,14 @@ TEST(AppendShortest, WritesPlainDecimals) {
   EXPECT_EQ(s(1.378), "1.378");
 }
 
+TEST(FormatShortest, IsAppendShortestAsAString) {
+  for (double v : {0.001, 1000000000.0, 0.075, -40.0, 1.378, 3.3}) {
+    std::string out;
+    toolcalc::append_shortest(out, v);
+    EXPECT_EQ(toolcalc::format_shortest(v), out);
+  }
+}
+
 // append_fixed's fast path (integer rounding away from ties) must agree with the
 // shortest-digits rule everywhere: random magnitudes over the whole double range and
 // every precision, values built to sit exactly on or next to a tie, and integers.

@@ -9,7 +9,10 @@
 #include <cstdio>
 #include <string>
 
+#include "core/service_metrics.hpp"
+
 using toolcalc::LineWriter;
+using toolcalc::metrics::log_lines_dropped;
 
 namespace {
 
@@ -52,12 +55,12 @@ TEST(LineWriter, WritesWholeLines) {
 TEST(LineWriter, ALineThatCannotBeWrittenIsDroppedAndCounted) {
   const int full = ::open("/dev/full", O_WRONLY);  // every write: ENOSPC
   ASSERT_GE(full, 0);
-  const uint64_t before = toolcalc::log_lines_dropped.load();
+  const uint64_t before = log_lines_dropped.value();
   LineWriter w(full, "test log");
   EXPECT_FALSE(w.write("a\nb\n"));
   EXPECT_FALSE(w.write("c\n"));
   EXPECT_EQ(w.dropped(), 3u);
-  EXPECT_EQ(toolcalc::log_lines_dropped.load() - before, 3u);
+  EXPECT_EQ(log_lines_dropped.value() - before, 3u);
   ::close(full);
 }
 
@@ -93,5 +96,32 @@ TEST(LineWriter, APartlyWrittenLineIsCutBackAndTheResumeIsReported) {
   EXPECT_NE(message.find(R"("log":"test log","dropped_lines":"2")"), std::string::npos) << message;
   EXPECT_TRUE(w.write("more\n"));
   EXPECT_EQ(err.text(), message);  // reported once
+  std::fclose(f);
+}
+
+// A batch of lines of which only some fit: those that reached the file whole stay, the
+// one cut short is cut off again, it and the rest are counted as dropped.
+TEST(LineWriter, ABatchKeepsItsWholeLinesAndDropsTheRest) {
+  std::FILE* f = std::tmpfile();
+  const int fd = ::fileno(f);
+  LineWriter w(fd, "test log");
+  CapturedStderr err;
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit saved{};
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  rlimit small = saved;
+  small.rlim_cur = 12;  // "aaaa\nbbbb\n" (10 bytes) and 2 bytes of the third line
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const uint64_t before = log_lines_dropped.value();
+  const bool written = w.write("aaaa\nbbbb\ncccc\ndddd\n");
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_FALSE(written);
+  EXPECT_EQ(contents(fd), "aaaa\nbbbb\n");
+  EXPECT_EQ(w.dropped(), 2u);
+  EXPECT_EQ(log_lines_dropped.value() - before, 2u);
+  EXPECT_TRUE(w.write("eeee\n"));
+  EXPECT_EQ(contents(fd), "aaaa\nbbbb\neeee\n");
+  EXPECT_NE(err.text().find(R"("dropped_lines":"2")"), std::string::npos) << err.text();
   std::fclose(f);
 }

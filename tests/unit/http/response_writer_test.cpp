@@ -84,7 +84,7 @@ TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
   api::Response r;
   r.status = 429;
   r.request_id = "req_2";
-  api::write_lead_headers(r, "1.2.3", api::RateLimitHeaders{60, 0, 1800000060});
+  api::write_lead_headers(r, "1.2.3", api::RateLimitHeaders{60, 0, 1800000060, 1800000043, {}});
   r.set_header("Retry-After", "17");
   r.body = "{}";
   std::string out;
@@ -96,6 +96,8 @@ TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
             "X-RateLimit-Limit: 60\r\n"
             "X-RateLimit-Remaining: 0\r\n"
             "X-RateLimit-Reset: 1800000060\r\n"
+            "RateLimit-Policy: \"minute\";q=60;w=60\r\n"
+            "RateLimit: \"minute\";r=0;t=17\r\n"
             "Retry-After: 17\r\n"
             "Content-Type: application/json; charset=utf-8\r\n"
             "Content-Length: 2\r\n"
@@ -106,9 +108,21 @@ TEST(ResponseWriter, WritesToolVersionAndRateLimitNumbers) {
   EXPECT_EQ(r.header("X-RateLimit-Remaining"), "0");
   EXPECT_EQ(r.header("X-RateLimit-Reset"), "1800000060");
   EXPECT_EQ(r.header("Retry-After"), "17");
+  EXPECT_EQ(r.header("RateLimit"), "\"minute\";r=0;t=17");
+
+  // The month's policy follows the minute's in each field.
+  api::write_lead_headers(
+      r, "1.2.3", api::RateLimitHeaders{60, 5, 1800000060, 1800000043, {{1000, 7, 2678400, 99}}});
+  EXPECT_EQ(r.header("RateLimit-Policy"), "\"minute\";q=60;w=60, \"month\";q=1000;w=2678400");
+  EXPECT_EQ(r.header("RateLimit"), "\"minute\";r=5;t=17, \"month\";r=7;t=99");
 
   // The largest numbers and a long header still fit the head's size bound.
-  api::write_lead_headers(r, "1.2.3", api::RateLimitHeaders{INT64_MIN, INT64_MAX, INT64_MIN});
+  api::write_lead_headers(r, "1.2.3",
+                          api::RateLimitHeaders{INT64_MIN,
+                                                INT64_MAX,
+                                                INT64_MIN,
+                                                INT64_MIN,
+                                                {{INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX}}});
   r.status = 1234567890;
   r.set_header("X-Long", std::string(5000, 'x'));
   write_response(out, r, 11, false);

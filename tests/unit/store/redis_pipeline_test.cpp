@@ -135,7 +135,7 @@ store::SharedCounters::StepDone record(Outcome& o) {
 // The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
 // the blocking calls must take it.
 bool start_step(store::SharedCounters& counters, Outcome& o) {
-  return counters.start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, record(o));
+  return counters.start_rate_step("s", 60, 5, 0, "2026-11", std::nullopt, true, record(o));
 }
 
 TEST_F(RedisPipelineTest, WithoutAnEventLoopTheBlockingCallsAreUsed) {
@@ -155,7 +155,7 @@ TEST_F(RedisPipelineTest, StepsInFlightTogetherAllowExactlyTheLimits) {
   std::vector<Outcome> outcomes(kSteps);
   for (int i = 0; i < kSteps; ++i)
     ASSERT_TRUE(counters->start_rate_step("key:4", 1'800'000'020, kRateLimit, 4, "2026-11",
-                                          kQuotaLimit, record(outcomes[i])));
+                                          kQuotaLimit, true, record(outcomes[i])));
   EXPECT_FALSE(outcomes[0].called);  // never completed inside start_rate_step
   loop_.run();
   int rate_allowed = 0, quota_allowed = 0;
@@ -191,11 +191,11 @@ TEST_F(RedisPipelineTest, StepsOfOneTurnAreCountedEachAsIfAlone) {
   std::vector<Outcome> keyed(kRounds), anonymous(kRounds), other(kRounds);
   for (int i = 0; i < kRounds; ++i) {
     ASSERT_TRUE(counters->start_rate_step("key:7", 1'800'000'040, kRateLimit, 7, "2026-11",
-                                          kQuotaLimit, record(keyed[i])));
+                                          kQuotaLimit, true, record(keyed[i])));
     ASSERT_TRUE(counters->start_rate_step("ip:10.0.0.9", 1'800'000'040, kRateLimit, 0, {},
-                                          std::nullopt, record(anonymous[i])));
-    ASSERT_TRUE(
-        counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, record(other[i])));
+                                          std::nullopt, true, record(anonymous[i])));
+    ASSERT_TRUE(counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, true,
+                                          record(other[i])));
   }
   loop_.run();
   for (int i = 0; i < kRounds; ++i) {
@@ -234,9 +234,9 @@ TEST_F(RedisPipelineTest, StepsOfOneTurnAreCountedEachAsIfAlone) {
   loop_.restart();
   Outcome more, fresh;
   ASSERT_TRUE(
-      counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, record(more)));
+      counters->start_rate_step("key:8", 1'800'000'040, 100, 8, "2026-11", 1, true, record(more)));
   ASSERT_TRUE(
-      counters->start_rate_step("key:9", 1'800'000'040, 100, 9, "2026-11", 5, record(fresh)));
+      counters->start_rate_step("key:9", 1'800'000'040, 100, 9, "2026-11", 5, true, record(fresh)));
   loop_.run();
   ASSERT_TRUE(more.called && fresh.called);
   EXPECT_EQ(more.step.rate.used, kRounds + 1);
@@ -244,6 +244,37 @@ TEST_F(RedisPipelineTest, StepsOfOneTurnAreCountedEachAsIfAlone) {
   EXPECT_EQ(more.step.quota.used, 1);
   EXPECT_EQ(fresh.step.rate.used, 1);
   EXPECT_EQ(fresh.step.quota.used, 1);
+}
+
+// A step that does not execute reads the month for the RateLimit header: its count, no unit
+// taken; a refused rate unit reads it too.
+TEST_F(RedisPipelineTest, ReadingStepsReportTheQuotaWithoutTakingIt) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  Outcome taken, read, refused;
+  ASSERT_TRUE(
+      counters->start_rate_step("key:3", 1'800'000'040, 2, 3, "2026-11", 10, true, record(taken)));
+  ASSERT_TRUE(
+      counters->start_rate_step("key:3", 1'800'000'040, 2, 3, "2026-11", 10, false, record(read)));
+  ASSERT_TRUE(counters->start_rate_step("key:3", 1'800'000'040, 2, 3, "2026-11", 10, true,
+                                        record(refused)));
+  loop_.run();
+  ASSERT_TRUE(taken.called && read.called && refused.called);
+  EXPECT_TRUE(taken.step.quota.allowed);
+  EXPECT_EQ(taken.step.quota.used, 1);
+  EXPECT_TRUE(read.step.rate.allowed);
+  EXPECT_FALSE(read.step.quota.allowed);
+  EXPECT_EQ(read.step.quota.used, 1);
+  EXPECT_FALSE(refused.step.rate.allowed);  // the window of 2 is full
+  EXPECT_FALSE(refused.step.quota.allowed);
+  EXPECT_EQ(refused.step.quota.used, 1);
+  EXPECT_EQ(counters->quota_used(3, "2026-11"), 1);
+  // The blocking call does the same.
+  const auto blocking =
+      counters->take_rate_and_quota("key:4", 1'800'000'040, 5, 3, "2026-11", 10, false);
+  EXPECT_TRUE(blocking.rate.allowed);
+  EXPECT_FALSE(blocking.quota.allowed);
+  EXPECT_EQ(blocking.quota.used, 1);
 }
 
 TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {

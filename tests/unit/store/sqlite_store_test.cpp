@@ -46,7 +46,7 @@ TEST(SqliteStore, CreatesTheDataDirectoryAndSchemaInWalMode) {
   EXPECT_EQ(file, dir / "toolcalc.db");
   EXPECT_TRUE(std::filesystem::exists(file));
   EXPECT_EQ(query(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(file, "PRAGMA user_version"), "1");
+  EXPECT_EQ(query(file, "PRAGMA user_version"), "2");
   EXPECT_EQ(s->key_generation(), 0);
   // Opening again (another process, a restart) keeps what is there.
   ASSERT_TRUE(s->create_key(new_key("tc_live_AAAA")));

@@ -46,9 +46,6 @@ const std::set<std::string> kContractPrecision = {"mcu-deep-sleep-battery",
                                                   "mosfet-thermal-junction",
                                                   "llm-api-cost-calculator", "pcb-trace-width"};
 
-// Tools still being brought to these rules (issue work in progress); this list only shrinks.
-const std::set<std::string> kVectorsPending = {"pcb-trace-width", "via-current-capacity"};
-
 class EveryTool : public testing::TestWithParam<size_t> {
  protected:
   const catalog::Tool& tool() const { return catalog_tools()[GetParam()]; }
@@ -116,7 +113,6 @@ bool number_matches(const std::string& text, double expected, double tolerance_p
 
 TEST_P(EveryTool, PublishesAtLeastTwoVectorsWithTheirSources) {
   const auto& d = tool().descriptor;
-  if (kVectorsPending.count(d.slug)) GTEST_SKIP() << "vectors pending";
   EXPECT_GE(d.examples.size(), 2u);
   for (const auto& ex : d.examples) {
     SCOPED_TRACE(ex.title);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/electronics/e_series.hpp"
+#include "tools/common/e_series.hpp"
 #include "tools/tool_factories.hpp"
 #include "tools/tool_test_support.hpp"
 

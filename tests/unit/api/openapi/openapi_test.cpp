@@ -181,16 +181,63 @@ TEST(OpenApi, DocumentDescribesEveryToolAndEndpoint) {
   for (const char* code : {"INVALID_JSON", "VALIDATION_ERROR", "UNAUTHORIZED", "NOT_FOUND",
                            "UNPROCESSABLE", "RATE_LIMITED", "QUOTA_EXCEEDED", "INTERNAL"})
     EXPECT_NE(std::find(codes.begin(), codes.end(), json::value(code)), codes.end()) << code;
-  for (const char* h : {"X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit",
-                        "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"})
+  for (const char* h :
+       {"X-Request-ID", "X-Tool-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+        "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit", "Retry-After"})
     EXPECT_TRUE(doc.at("components").at("headers").as_object().contains(h)) << h;
   EXPECT_EQ(doc.at("components").at("securitySchemes").at("bearerAuth").at("scheme").as_string(),
             "bearer");
 }
 
-TEST(OpenApi, EveryReferenceResolves) {
+// What linters ask of every operation (Spectral's spectral:oas ruleset, Redocly's
+// recommended rules; `make lint-openapi` runs both): an operationId, a summary, a
+// description and a tag; and of the document: a contact.
+TEST(OpenApi, EveryOperationIsDescribed) {
   const auto registry = make_registry();
-  const json::value doc = json::parse(api::openapi::render(registry, {"1", "", ""}));
+  const json::object doc =
+      json::parse(api::openapi::render(registry, {"9.9.9", "", ""})).as_object();
+  EXPECT_FALSE(doc.at("info").at("contact").at("name").as_string().empty());
+  int operations = 0;
+  for (const auto& [path, item] : doc.at("paths").as_object()) {
+    for (const auto& [method, op] : item.as_object()) {
+      ++operations;
+      for (const char* field : {"operationId", "summary", "description"})
+        EXPECT_FALSE(op.at(field).as_string().empty()) << method << " " << path << " " << field;
+      EXPECT_FALSE(op.at("tags").as_array().empty()) << method << " " << path;
+    }
+  }
+  EXPECT_GT(operations, static_cast<int>(2 * registry.tools().size()));
+}
+
+// A sweep's `inputs` names every input of the tool (so that generated types have those
+// members) and nothing else; a numeric input is unconstrained there (it may be the varied
+// one, whose value is replaced), the others keep their schema.
+TEST(OpenApi, SweepInputsNameEveryInput) {
+  const auto registry = make_registry();
+  const json::object doc =
+      json::parse(api::openapi::render(registry, {"9.9.9", "", ""})).as_object();
+  const auto& inputs = doc.at("components")
+                           .at("schemas")
+                           .at("LlmApiCostCalculatorSweepRequest")
+                           .at("properties")
+                           .at("inputs")
+                           .as_object();
+  EXPECT_EQ(inputs.at("additionalProperties"), json::value(false));
+  const auto& props = inputs.at("properties").as_object();
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : props) keys.emplace_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"model", "input_tokens_per_call",
+                                            "output_tokens_per_call", "calls_per_month",
+                                            "cached_input_fraction", "use_batch_api"}));
+  EXPECT_FALSE(props.at("calls_per_month").as_object().contains("type"));
+  EXPECT_EQ(props.at("use_batch_api").at("type").as_string(), "boolean");
+  EXPECT_EQ(props.at("model").at("type").as_string(), "string");
+}
+
+namespace {
+
+// The number of "$ref"s in `doc`, each checked to point at a member of `doc`.
+int resolved_refs(const json::value& doc) {
   int refs = 0;
   std::function<void(const json::value&)> walk = [&](const json::value& v) {
     if (v.is_array()) {
@@ -217,7 +264,27 @@ TEST(OpenApi, EveryReferenceResolves) {
     }
   };
   walk(doc);
-  EXPECT_GT(refs, 50);
+  return refs;
+}
+
+}  // namespace
+
+TEST(OpenApi, EveryReferenceResolves) {
+  const auto registry = make_registry();
+  EXPECT_GT(resolved_refs(json::parse(api::openapi::render(registry, {"1", "", ""}))), 50);
+}
+
+// The admin API's document: its own paths only, every reference resolved, and none of it
+// in the public document.
+TEST(OpenApi, TheAdminDocumentStandsAlone) {
+  const json::value admin = json::parse(api::openapi::render_admin({"1", "/api", ""}));
+  EXPECT_EQ(admin.at("openapi").as_string(), "3.1.0");
+  EXPECT_EQ(admin.at("servers").at(0).at("url").as_string(), "/api");
+  EXPECT_EQ(admin.at("paths").as_object().size(), 4u);
+  EXPECT_GT(resolved_refs(admin), 20);
+  const std::string public_doc = api::openapi::render(make_registry(), {"1", "/api", ""});
+  EXPECT_EQ(public_doc.find("/admin"), std::string::npos);
+  EXPECT_EQ(public_doc.find("adminToken"), std::string::npos);
 }
 
 TEST(OpenApi, ServedAsIsWithoutEnvelopeOrKey) {

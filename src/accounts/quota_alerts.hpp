@@ -1,0 +1,86 @@
+#pragma once
+// Quota alerts: when a key with a webhook URL reaches 80 %, 90 % and 100 % of its monthly
+// quota, one signed JSON event per threshold and month is POSTed to that URL.
+//
+// A background thread, never a request, does all of it, once per check interval:
+//   1. detect: for each key with a webhook, its month-to-date usage against its quota;
+//      a threshold reached is recorded in the store with create_alert, which succeeds for
+//      exactly one caller per (key, month, threshold) whatever the number of servers or
+//      restarts (an INSERT on SQLite, one Lua script on Redis);
+//   2. deliver: the undelivered alerts that are due are leased (no other server sends them
+//      meanwhile), POSTed with a Toolcalc-Signature header, and marked delivered on a 2xx;
+//      otherwise retried with exponential back-off until `give_up_after`.
+// An event's id is derived from (key, month, threshold), so a receiver can drop the rare
+// duplicate (a server that dies after the receiver answered but before it recorded that).
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "accounts/background_loop.hpp"
+#include "core/clock.hpp"
+#include "store/account_store.hpp"
+
+namespace toolcalc::accounts {
+
+inline constexpr int32_t kAlertThresholdsPct[] = {80, 90, 100};
+
+struct AlertOptions {
+  std::chrono::milliseconds check_interval{1000};
+  std::chrono::milliseconds retry_initial{5000};  // doubled after each failed attempt
+  std::chrono::milliseconds retry_max{3'600'000};
+  std::chrono::seconds give_up_after{3 * 86'400};
+  std::chrono::milliseconds timeout{10'000};  // one delivery: connect, TLS, request, answer
+};
+
+// A key whose quota is watched: what the monitor and the sender need of it.
+struct AlertWatch {
+  int64_t key_id = 0;
+  std::string prefix, label;
+  std::string url, secret;
+  int64_t monthly_quota = 0;
+};
+
+class QuotaAlerts {
+ public:
+  // The keys with a webhook (active keys only), and their usage in a month.
+  using Watches = std::function<std::vector<AlertWatch>()>;
+  using UsageOf = std::function<int64_t(int64_t key_id, const std::string& period)>;
+
+  // `store` and `clock` must outlive this object.
+  QuotaAlerts(store::AccountStore& store, const Clock& clock, Watches watches, UsageOf usage,
+              AlertOptions options = {});
+  ~QuotaAlerts();  // stop()
+  QuotaAlerts(const QuotaAlerts&) = delete;
+  QuotaAlerts& operator=(const QuotaAlerts&) = delete;
+
+  void start();
+  void stop();  // waits for a delivery under way (at most `timeout`)
+
+  // One round of the thread (tests call it directly): detect, then deliver what is due.
+  void run_once();
+
+  // The JSON body of an alert's event, and its id ("evt_quota_<key>_<YYYY-MM>_<pct>").
+  static std::string event_body(const store::QuotaAlert& alert, const AlertWatch& key);
+  static std::string event_id(const store::QuotaAlert& alert);
+
+ private:
+  void detect(int64_t now_s);
+  void deliver(int64_t now_s);
+
+  store::AccountStore& store_;
+  const Clock& clock_;
+  Watches watches_;
+  UsageOf usage_;
+  AlertOptions options_;
+  // (key, threshold) recorded this month by this process: not asked of the store again.
+  std::string known_period_;
+  std::set<std::pair<int64_t, int32_t>> known_;
+  bool store_failing_ = false;  // the thread's own
+  BackgroundLoop background_;   // last: stopped before the members it uses go
+};
+
+}  // namespace toolcalc::accounts

@@ -1,0 +1,244 @@
+"""Quota alerts (docs/operations.md, "Quota alerts") against a real receiver: a Python
+http.server on loopback started by the test, on either store. A key with a webhook URL
+gets one signed event per threshold (80, 90, 100 % of its monthly quota) per month: never
+repeated, also after a restart and (Redis) across a fleet; retried with back-off while the
+receiver is down, delivered when it comes back; never in a request's way."""
+import hashlib
+import hmac
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+import support
+from support import (BATTERY, BATTERY_DEFAULTS, CONFIG_TOML, KEYS_AVAILABLE, NO_KEYS_REASON,
+                     USE_REDIS, Client, Server, check_success, run_cli, store_config)
+
+pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
+
+# Fast checks and retries, so that a test takes seconds (the defaults are 1 s and 5 s).
+ALERTS_TOML = CONFIG_TOML + """
+[alerts]
+check_interval_ms = 200
+retry_initial_ms = 300
+retry_max_ms = 1000
+timeout_ms = 2000
+"""
+SIGNATURE_RE = re.compile(r"^t=(\d+),v1=([0-9a-f]{64})$")
+
+
+class Receiver:
+    """A webhook receiver on 127.0.0.1: records every POST, answers `status`. stop() and
+    start() again keep the port (a receiver that is down and comes back)."""
+
+    def __init__(self, status=204):
+        self.status = status
+        self.events = []  # (headers, body bytes)
+        self.lock = threading.Lock()
+        self.port = 0
+        self.httpd = None
+
+    def start(self):
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with receiver.lock:
+                    receiver.events.append((dict(self.headers), body))
+                self.send_response(receiver.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        ThreadingHTTPServer.allow_reuse_address = True
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/hooks/toolcalc?source=test"
+
+    def bodies(self):
+        with self.lock:
+            return [json.loads(b) for _, b in self.events]
+
+    def wait_for(self, n, timeout=8.0):
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            with self.lock:
+                if len(self.events) >= n:
+                    return True
+            time.sleep(0.05)
+        return False
+
+
+@pytest.fixture
+def receiver():
+    r = Receiver().start()
+    yield r
+    try:
+        r.stop()
+    except Exception:
+        pass
+
+
+@pytest.fixture
+def alerts_config(tmp_path):
+    path = tmp_path / "alerts.toml"
+    path.write_text(ALERTS_TOML)
+    return path
+
+
+def create_with_webhook(data, config, url, plan="quota10"):
+    r = run_cli("keys", "create", "--plan", plan, "--label", "alerted", "--webhook-url", url,
+                "--data", str(data), "--config", str(config))
+    key, secret = r.stdout.splitlines()
+    assert re.fullmatch(r"whsec_[0-9A-Za-z]{32}", secret)
+    return key, secret
+
+
+def check_signed(headers, body, secret):
+    sig = headers.get("Toolcalc-Signature", "")
+    m = SIGNATURE_RE.match(sig)
+    assert m, sig
+    t = int(m.group(1))
+    assert abs(time.time() - t) < 30
+    expected = hmac.new(secret.encode(), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(m.group(2), expected), "the signature does not verify"
+    assert headers.get("Content-Type") == "application/json"
+
+
+def run_executions(c, n):
+    for _ in range(n):
+        check_success(c.post(BATTERY, BATTERY_DEFAULTS), True)
+
+
+def test_one_signed_event_per_threshold_never_repeated(start_server, tmp_path, alerts_config,
+                                                       receiver):
+    data = tmp_path / "alerts"
+    key, secret = create_with_webhook(data, alerts_config, receiver.url)
+    s = start_server(data_dir=data, config=alerts_config)
+    c = Client(s, {"main": key}, accounts=True)
+    run_executions(c, 7)
+    time.sleep(0.8)
+    assert receiver.bodies() == [], "70 % is below every threshold"
+
+    t0 = time.monotonic()
+    run_executions(c, 1)  # 8 of 10: 80 %
+    assert time.monotonic() - t0 < 0.5, "the alert is not sent on the request's time"
+    assert receiver.wait_for(1)
+    headers, raw = receiver.events[0]
+    check_signed(headers, raw, secret)
+    event = json.loads(raw)
+    period = time.strftime("%Y-%m", time.gmtime())
+    assert list(event) == ["id", "type", "created", "data"]
+    assert event["type"] == "quota.threshold_reached"
+    assert event["id"] == headers["Toolcalc-Event-Id"]
+    assert re.fullmatch(r"evt_quota_\d+_" + period + "_80", event["id"])
+    assert event["data"] == {"key_prefix": key[:12], "label": "alerted", "period": period,
+                             "threshold_pct": 80, "monthly_quota": 10, "used": 8,
+                             "resets_at": event["data"]["resets_at"]}
+    assert re.fullmatch(r"\d{4}-\d\d-01T00:00:00Z", event["data"]["resets_at"])
+
+    run_executions(c, 1)  # 90 %
+    assert receiver.wait_for(2)
+    run_executions(c, 1)  # 100 %
+    assert receiver.wait_for(3)
+    time.sleep(1.0)
+    bodies = receiver.bodies()
+    assert [b["data"]["threshold_pct"] for b in bodies] == [80, 90, 100], bodies
+    assert [b["data"]["used"] for b in bodies] == [8, 9, 10]
+    for headers, raw in receiver.events:
+        check_signed(headers, raw, secret)
+
+    # A restart sends nothing again.
+    c.session.close()
+    assert s.stop() == 0
+    s2 = start_server(data_dir=data, config=alerts_config)
+    time.sleep(1.5)
+    assert len(receiver.bodies()) == 3
+    log = "\n".join(s2.stdout_lines + s2.stderr_lines + s.stdout_lines + s.stderr_lines)
+    assert secret not in log and key not in log
+
+
+def test_a_receiver_that_is_down_gets_the_event_when_it_comes_back(start_server, tmp_path,
+                                                                   alerts_config, receiver):
+    data = tmp_path / "down"
+    key, secret = create_with_webhook(data, alerts_config, receiver.url)
+    receiver.stop()
+    s = start_server(data_dir=data, config=alerts_config)
+    c = Client(s, {"main": key}, accounts=True)
+    t0 = time.monotonic()
+    run_executions(c, 8)
+    assert time.monotonic() - t0 < 2.0, "a dead receiver does not slow requests down"
+    # Attempts fail (connection refused) and are retried with back-off.
+    deadline = time.monotonic() + 6
+    failures = []
+    while time.monotonic() < deadline and len(failures) < 2:
+        failures = [ln for ln in s.stderr_lines if "quota alert delivery failed" in ln]
+        time.sleep(0.1)
+    assert len(failures) >= 2, s.stderr_lines
+    attempts = [json.loads(ln)["attempt"] for ln in failures]
+    assert attempts[:2] == ["1", "2"]
+    assert json.loads(failures[1])["retry_in_ms"] == "600"  # 300 ms, doubled
+    receiver.start()  # the same port
+    assert receiver.wait_for(1, timeout=5)
+    time.sleep(1.0)
+    bodies = receiver.bodies()
+    assert len(bodies) == 1 and bodies[0]["data"]["threshold_pct"] == 80
+    check_signed(*receiver.events[0], secret)
+    assert any("quota alert delivered" in ln for ln in s.stderr_lines)
+
+
+def test_a_failing_receiver_is_retried_until_it_answers_2xx(start_server, tmp_path,
+                                                                     alerts_config, receiver):
+    data = tmp_path / "failing"
+    receiver.status = 500
+    key, _ = create_with_webhook(data, alerts_config, receiver.url)
+    s = start_server(data_dir=data, config=alerts_config)
+    run_executions(Client(s, {"main": key}, accounts=True), 9)
+    assert receiver.wait_for(2, timeout=5), "a 500 is retried"
+    receiver.status = 200
+    assert receiver.wait_for(3, timeout=5)
+    time.sleep(1.0)
+    # The same two events (80 % and 90 %) sent again until each got a 2xx.
+    bodies = receiver.bodies()
+    assert len(bodies) >= 3
+    assert {b["data"]["threshold_pct"] for b in bodies} == {80, 90}
+    assert len({b["id"] for b in bodies}) == 2
+    delivered = [json.loads(ln) for ln in s.stderr_lines if "quota alert delivered" in ln]
+    assert sorted(d["threshold_pct"] for d in delivered) == ["80", "90"]
+
+
+@pytest.mark.skipif(not USE_REDIS, reason="a fleet shares the Redis store")
+def test_a_fleet_sends_each_event_once(tmp_path, alerts_config, receiver):
+    data = tmp_path / "fleet"
+    key, secret = create_with_webhook(data, alerts_config, receiver.url)
+    # Three servers on the same Redis database (store_config maps the data directory to it).
+    config = store_config(data, alerts_config)
+    servers = [Server(data, config, own_store=True).start() for _ in range(3)]
+    try:
+        clients = [Client(s, {"main": key}, accounts=True) for s in servers]
+        for i in range(10):
+            check_success(clients[i % 3].post(BATTERY, BATTERY_DEFAULTS), True)
+        assert receiver.wait_for(3)
+        time.sleep(1.5)
+        bodies = receiver.bodies()
+        assert sorted(b["data"]["threshold_pct"] for b in bodies) == [80, 90, 100], bodies
+        for headers, raw in receiver.events:
+            check_signed(headers, raw, secret)
+    finally:
+        for s in servers:
+            s.kill()

@@ -1,0 +1,179 @@
+// The MCP endpoint seen by a second client: the MCP Inspector's CLI mode
+// (@modelcontextprotocol/inspector-cli, the program `mcp-inspector --cli` runs), one
+// process per call as a person would type it, against a real `toolcalc serve`. It lists
+// the tools, calls every one with its first worked example (or its defaults), and reads
+// the errors: an invalid argument (a tool result with isError), an unknown tool (JSON-RPC
+// -32602) and a call without a key (HTTP 401).
+//
+// Run: TOOLCALC_BIN=/abs/path/toolcalc node --test tests/node/   (make mcp-test)
+import assert from 'node:assert/strict';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = process.env.TOOLCALC_BIN || join(REPO, 'build', 'toolcalc');
+const INSPECTOR = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
+
+let workdir;
+let server;
+let base;
+let key;
+
+function startServer(args) {
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
+    proc.stdout.on('data', (d) => { out += d; });
+    // The start-up line is an operational log line: JSON on stderr.
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ proc, port: Number(m[2]) });
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
+  });
+}
+
+async function rest(method, path, body) {
+  const headers = { Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: r.status, json: await r.json() };
+}
+
+// One inspector run: {code, stdout, stderr}. The CLI reads its own package.json through a
+// path relative to the working directory ("../package.json"), so it runs from tests/, whose
+// parent holds one (the repository's); the module import itself resolves correctly.
+function inspector(args, { withKey = true, header = `Authorization: Bearer ${key}` } = {}) {
+  const argv = [INSPECTOR, `${base}/mcp`, '--transport', 'http'];
+  if (withKey) argv.push('--header', header);
+  argv.push(...args);
+  return new Promise((done) => {
+    execFile(process.execPath, argv, { cwd: join(REPO, 'tests'), encoding: 'utf8', timeout: 60000 },
+      (error, stdout, stderr) => done({ code: error ? (error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+// --tool-arg key=value, each value JSON (the CLI parses it as JSON, so a string stays a
+// string even when it looks like a number).
+const toolArgs = (args) => ['--tool-arg', ...Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`)];
+
+before(async () => {
+  workdir = mkdtempSync(join(tmpdir(), 'toolcalc-inspector-'));
+  const config = join(workdir, 'toolcalc.toml');
+  writeFileSync(config, '[plans.ci]\nrate_per_minute = 10000\nmonthly_quota = 100000\n');
+  const data = join(workdir, 'data');
+  key = execFileSync(BIN, ['keys', 'create', '--plan', 'ci', '--label', 'mcp inspector test',
+                           '--data', data, '--config', config], { encoding: 'utf8' }).trim();
+  server = await startServer(['serve', '--listen', '127.0.0.1:0', '--data', data, '--config',
+                              config, '--threads', '2', '--base-path', '/api']);
+  base = `http://127.0.0.1:${server.port}/api`;
+});
+
+after(async () => {
+  if (server) {
+    server.proc.removeAllListeners('exit');
+    const exited = new Promise((r) => server.proc.on('exit', r));
+    server.proc.kill('SIGTERM');
+    await exited;
+  }
+  if (workdir) rmSync(workdir, { recursive: true, force: true });
+});
+
+test('the inspector lists every tool and calls each one, with the REST results', async () => {
+  const listed = await inspector(['--method', 'tools/list']);
+  assert.equal(listed.code, 0, listed.stderr);
+  const { tools } = JSON.parse(listed.stdout);
+  const catalog = (await rest('GET', '/v1/tools?limit=100')).json.result.items;
+  // Every catalog tool, in catalog order (tools that are not one calculator, if the server
+  // lists any, may stand beside them).
+  const expected = catalog.map((t) => `${t.domain}_${t.tool}`);
+  assert.deepEqual(tools.map((t) => t.name).filter((n) => expected.includes(n)), expected);
+
+  // Every tool, two at a time (one per core): its first worked example, else its defaults.
+  const calls = [];
+  for (const t of catalog) {
+    const details = (await rest('GET', `/v1/tools/${t.tool}`)).json.result;
+    const args = details.examples.length > 0 ? details.examples[0].body
+      : Object.fromEntries(details.inputs.map((i) => [i.key, i.default]));
+    calls.push({ name: `${t.domain}_${t.tool}`, endpoint: t.endpoint, args });
+  }
+  const queue = [...calls];
+  const worker = async () => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      const r = await inspector(['--method', 'tools/call', '--tool-name', c.name, ...toolArgs(c.args)]);
+      assert.equal(r.code, 0, `${c.name}: ${r.stderr}`);
+      const result = JSON.parse(r.stdout);
+      assert.notEqual(result.isError, true, `${c.name}: ${r.stdout}`);
+      const reference = await rest('POST', c.endpoint, c.args);
+      assert.equal(reference.status, 200, JSON.stringify(reference.json));
+      assert.deepEqual(result.structuredContent, reference.json.result, c.name);
+      assert.deepEqual(JSON.parse(result.content[0].text), reference.json.result, c.name);
+      assert.match(result._meta['toolcalc/request_id'], /^req_/);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(2, cpus().length) }, worker));
+});
+
+test('the inspector reads the errors', async () => {
+  // An out-of-bounds argument: a tool result marked isError, with the REST message and field.
+  const bad = await inspector(['--method', 'tools/call', '--tool-name', 'electronics_voltage-divider',
+                               ...toolArgs({ vin_v: 5000, r1_ohm: 1000, r2_ohm: 1940 })]);
+  assert.equal(bad.code, 0, bad.stderr);
+  const result = JSON.parse(bad.stdout);
+  assert.equal(result.isError, true);
+  assert.equal(result.content[0].text, 'vin_v must be at most 1000');
+  assert.deepEqual(result._meta['toolcalc/error'], { code: 'VALIDATION_ERROR', field: 'vin_v' });
+
+  // An unknown tool: JSON-RPC -32602 with the name it probably meant.
+  const unknown = await inspector(['--method', 'tools/call', '--tool-name', 'electronics.voltage-divider']);
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /-32602/);
+  assert.match(unknown.stderr, /did you mean 'electronics_voltage-divider'/);
+
+  // No key: listing works, a call is refused with 401 and the REST error code.
+  const anonymous = await inspector(['--method', 'tools/list'], { withKey: false });
+  assert.equal(anonymous.code, 0, anonymous.stderr);
+  const refused = await inspector(['--method', 'tools/call', '--tool-name', 'electronics_voltage-divider',
+                                   ...toolArgs({ vin_v: 5, r1_ohm: 1000, r2_ohm: 1940 })], { withKey: false });
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /missing API key/);
+  assert.match(refused.stderr, /"code":"UNAUTHORIZED"/);
+});
+
+test('the agent-host configurations in docs/api.md parse and reach the endpoint', async () => {
+  const page = readFileSync(join(REPO, 'docs', 'api.md'), 'utf8');
+  const start = page.indexOf('### Configurations for agent hosts');
+  const section = page.slice(start, page.indexOf('\n## ', start));
+  const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+  assert.equal(blocks.length, 4, 'Claude Code, Claude Desktop, Cursor, VS Code');
+  const ENDPOINT = 'http://127.0.0.1:8080/api/mcp';
+  const [claudeCode, claudeDesktop, cursor, vscode] = blocks;
+  assert.deepEqual(claudeCode.mcpServers.toolcalc,
+                   { type: 'http', url: ENDPOINT, headers: { Authorization: 'Bearer ${TOOLCALC_KEY}' } });
+  assert.ok(claudeDesktop.mcpServers.toolcalc.args.includes(ENDPOINT));
+  assert.match(claudeDesktop.mcpServers.toolcalc.env.TOOLCALC_AUTH, /^Bearer /);
+  assert.equal(vscode.servers.toolcalc.url, ENDPOINT);
+  assert.equal(vscode.servers.toolcalc.headers.Authorization, `Bearer \${input:${vscode.inputs[0].id}}`);
+  assert.match(section, /claude mcp add --transport http toolcalc http:\/\/127\.0\.0\.1:8080\/api\/mcp/);
+
+  // Cursor's entry as Cursor would use it: the URL's path on this server, the header with
+  // the key put in; a tool call through it succeeds.
+  const { url, headers } = cursor.mcpServers.toolcalc;
+  const target = new URL(url);
+  assert.equal(`${target.pathname}`, new URL(`${base}/mcp`).pathname);
+  const header = `Authorization: ${headers.Authorization.replace('${env:TOOLCALC_KEY}', key)}`;
+  const r = await inspector(['--method', 'tools/call', '--tool-name', 'electronics_voltage-divider',
+                             ...toolArgs({ vin_v: 5, r1_ohm: 1000, r2_ohm: 1940 })], { header });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).structuredContent.vout_v, 3.2993);
+});
