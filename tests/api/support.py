@@ -210,6 +210,15 @@ def run_cli(*args, timeout=30, check=True):
     return r
 
 
+def listed_usage(keys_list_output):
+    """prefix -> this month's USED column of `toolcalc keys list` (a column-aligned table
+    whose USED column is found by its header, whatever columns follow it)."""
+    lines = keys_list_output.splitlines()
+    at = lines[0].index("USED")
+    return {line.split()[0]: int(line[at:].split()[0])
+            for line in lines[1:] if line.startswith("tc_")}
+
+
 def create_key(data_dir, config, plan, label=""):
     args = ["keys", "create", "--plan", plan, "--data", str(data_dir)]
     if config:

@@ -23,7 +23,7 @@ import requests
 
 from redis_server import RedisServer, free_port
 from support import (REPO, BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, USE_REDIS,
-                     Server, check_error, run_cli)
+                     Server, check_error, listed_usage, run_cli)
 
 pytestmark = [
     pytest.mark.skipif(not USE_REDIS, reason="the fleet shares a Redis store: runs under "
@@ -152,11 +152,10 @@ class Fleet:
         return key.strip()
 
     def used(self, key):
-        out = run_cli("keys", "list", "--config", str(self.config)).stdout.splitlines()
-        for line in out[1:]:
-            if line.startswith(key[:12]):
-                return int(line.split()[-1])
-        raise AssertionError(f"{key[:12]} not in keys list: {out}")
+        out = run_cli("keys", "list", "--config", str(self.config)).stdout
+        used = listed_usage(out)
+        assert key[:12] in used, f"{key[:12]} not in keys list: {out}"
+        return used[key[:12]]
 
     def session(self):
         if not hasattr(self.local, "s"):

@@ -19,7 +19,7 @@ import time
 import pytest
 import requests
 
-from support import (BATTERY, KEYS_AVAILABLE, NO_KEYS_REASON, Server, create_key, run_cli)
+from support import (BATTERY, KEYS_AVAILABLE, NO_KEYS_REASON, Server, create_key, listed_usage, run_cli)
 
 LOAD_SECONDS = int(os.environ.get("LOAD_SECONDS", "30"))
 CONNECTIONS = 256
@@ -117,13 +117,8 @@ def rss_kib(pid):
 
 def keys_list_used(data_dir, config):
     """prefix -> USED column of `toolcalc keys list`."""
-    out = run_cli("keys", "list", "--data", str(data_dir), "--config", str(config)).stdout
-    used = {}
-    for line in out.splitlines()[1:]:
-        cols = line.split()
-        if cols and cols[0].startswith("tc_"):
-            used[cols[0]] = int(cols[-1])
-    return used
+    return listed_usage(
+        run_cli("keys", "list", "--data", str(data_dir), "--config", str(config)).stdout)
 
 
 def test_wrk_256_connections_only_200_and_429_and_rss_flat(tmp_path):

@@ -29,7 +29,7 @@ import pytest
 import requests
 
 from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, Server,
-                     create_key, http_request, run_cli)
+                     create_key, http_request, listed_usage, run_cli)
 
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
@@ -180,9 +180,7 @@ def quota_used_after_restart(data, cfg, key):
 
 def keys_list_used(data, cfg, key):
     out = run_cli("keys", "list", "--data", str(data), "--config", str(cfg)).stdout
-    row = [line for line in out.splitlines() if line.startswith(key[:12])]
-    assert len(row) == 1, out
-    return int(row[0].split()[-1])
+    return listed_usage(out)[key[:12]]
 
 
 def setup_server(tmp_path, flush_ms):

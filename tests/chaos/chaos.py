@@ -20,6 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "api"))
 
 from redis_server import RedisServer, Resp  # noqa: E402  (tests/api)
+from support import listed_usage  # noqa: E402
 
 BIN = os.environ.get("TOOLCALC_BIN") or str(REPO / "build" / "toolcalc")
 LISTEN_RE = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
@@ -87,11 +88,12 @@ class Toolcalc:
         env = dict(os.environ, **(self.env or {}))
         # Appending: a restart keeps what the previous process wrote.
         with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
-            start_offset = out.tell()
+            start_offset = err.tell()
             self.proc = subprocess.Popen(args, stdout=out, stderr=err, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            with open(self.stdout_path, "rb") as f:
+            # "listening on …": an operational log line (stderr).
+            with open(self.stderr_path, "rb") as f:
                 f.seek(start_offset)
                 m = LISTEN_RE.search(f.read().decode(errors="replace"))
             if m:
@@ -150,9 +152,9 @@ def keys_list_used(data_dir, config, key):
     r = subprocess.run([BIN, "keys", "list", "--data", str(data_dir), "--config", str(config)],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
-    rows = [line for line in r.stdout.splitlines() if line.startswith(key[:12])]
-    assert len(rows) == 1, r.stdout
-    return int(rows[0].split()[-1])
+    used = listed_usage(r.stdout)
+    assert key[:12] in used, r.stdout
+    return used[key[:12]]
 
 
 # --- HTTP on raw sockets ------------------------------------------------------------------

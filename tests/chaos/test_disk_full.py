@@ -10,6 +10,7 @@ Mounting a tmpfs needs root (CI runs as root).
 import errno
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -84,6 +85,11 @@ def test_disk_full_then_space_returned(tmp_path, small_fs):
         assert server.alive(), "the server died with its disk full"
         used_big = chaos.me(server.port, big)["used"]
         used_capped = chaos.keys_list_used(data, cfg, capped)
+        status, _, metrics = chaos.request(server.port, "GET", "/metrics")
+        assert status == 200, metrics
+        m = re.search(rb"^toolcalc_log_lines_dropped_total (\d+)$", metrics, re.M)
+        assert m, metrics[:2000]
+        dropped_metric = int(m.group(1))
         assert server.stop() == 0
     finally:
         server.kill()
@@ -105,25 +111,26 @@ def test_disk_full_then_space_returned(tmp_path, small_fs):
     # The log: only whole lines; what was dropped is counted, once writing resumed.
     text = log.read_text(errors="strict")
     assert text.endswith("\n")
-    access, dropped, plain = 0, {}, 0
+    access, dropped, messages = 0, {}, []
     for line in text.splitlines():
-        if not line.startswith("{"):
-            assert line.startswith("toolcalc "), f"not a whole line: {line[:200]!r}"
-            plain += 1
-            continue
         entry = json.loads(line)  # a cut or interleaved line would not parse
-        if "request_id" in entry and "status" in entry and "level" not in entry:
+        if "level" not in entry:
             assert list(entry) == ["time", "request_id", "key_prefix", "method", "path",
                                    "status", "latency_us"], entry
             access += 1
-        elif entry.get("msg") == "log lines were dropped while the log could not be written":
+            continue
+        messages.append(entry["msg"])
+        if entry["msg"] == "log lines were dropped while the log could not be written":
             dropped[entry["log"]] = dropped.get(entry["log"], 0) + int(entry["dropped_lines"])
-    assert plain == 2, "the 'listening on' and 'toolcalc stopped' lines"
+    assert any(m.startswith("listening on ") for m in messages), messages[:5]
+    assert messages[-1] == "stopped", messages[-3:]
     # Every response was logged or counted as dropped: the load's, the recovery probes',
-    # the health check's and the /v1/me call's.
-    answered = load.big.answered + load.capped.answered + probes.answered + 2
+    # the health check's, the /v1/me call's and the /metrics call's.
+    answered = load.big.answered + load.capped.answered + probes.answered + 3
     assert dropped.get("access log", 0) > 0, f"no access-log line dropped: {dropped}"
     assert access + dropped["access log"] == answered, (access, dropped, answered)
+    # The metric counts every line dropped before it was read (none were after).
+    assert dropped_metric == sum(dropped.values()), (dropped_metric, dropped)
     chaos.record("data directory's file system full, then freed", "sqlite",
                  acknowledged=load.big.ok, counted=used_big, lost=lost,
                  full_200=during.get(200, 0), full_503=during.get(503, 0),
