@@ -296,7 +296,10 @@ def test_kill_9_during_load_loses_no_acknowledged_execution(tmp_path):
     errors = [e for c in clients for e in c.errors]
     assert errors == [], errors
     received = sum(c.ok for c in clients)
-    in_flight = sum(c.unanswered + len(c.truncated) for c in clients)
+    # A client whose request died with the process reconnects; while the process exits, a
+    # connection may still be taken into a closing backlog and reset: never read, never
+    # counted. Only the request of the connection alive at the kill may have been counted.
+    in_flight = sum(min(1, c.unanswered + len(c.truncated)) for c in clients)
     used = quota_used_after_restart(data, cfg, key)
     listed = keys_list_used(data, cfg, key)
     assert listed == used
@@ -306,4 +309,3 @@ def test_kill_9_during_load_loses_no_acknowledged_execution(tmp_path):
     # Every 200 received is counted; a request in flight at the kill may have been counted
     # without its answer arriving (each client has at most one).
     assert received <= used <= received + in_flight, (received, used, in_flight)
-    assert in_flight <= CLIENTS
