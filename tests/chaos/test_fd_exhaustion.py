@@ -68,13 +68,18 @@ def test_fd_exhaustion_sheds_then_recovers(tmp_path):
     assert served > 0 and shed > 0, (served, shed, closed)
     # The load's own connections were open before the flood: served throughout.
     assert set(load.big.statuses) == {200}, load.big.statuses
-    # Counting is exact: no kill, a graceful stop. The held connections' 200s count too.
-    lost = chaos.check_counted(load.big, used_big - served - 1, "big key")
-    assert used_big == load.big.ok + served + 1, (used_big, load.big.ok, served)
+    # No kill, a graceful stop: every 200 counted. A held connection that got no answer
+    # within its 5 s may still have been served after the client gave up (it waited in
+    # the backlog until a descriptor was free, its request already sent): counted, never
+    # acknowledged, one each at most.
+    lost = chaos.check_counted(load.big, used_big - served - 1, "big key", may_count=closed)
+    assert load.big.ok + served + 1 <= used_big <= load.big.ok + served + 1 + closed, (
+        used_big, load.big.ok, served, closed)
     chaos.check_counted(load.capped, used_capped, "capped key")
     chaos.check_capped(load.capped, used_capped)
     chaos.record("file descriptors exhausted (ulimit -n 64, 200 connections)", "sqlite",
                  acknowledged=load.big.ok + served + 1, counted=used_big, lost=lost,
                  held_served=served, held_shed_503=shed, held_closed=closed,
+                 counted_not_acknowledged=used_big - (load.big.ok + served + 1),
                  load_200_during=during.get(200, 0),
                  freed_to_served_s=round(recover_s, 3))
