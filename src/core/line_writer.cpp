@@ -83,9 +83,13 @@ bool LineWriter::write(std::string_view lines) {
     }
     std::swap(resumed_after, dropped_unreported_);
   }
-  if (resumed_after > 0)
-    log::warn("log lines were dropped while the log could not be written",
-              {{"log", name_}, {"dropped_lines", std::to_string(resumed_after)}});
+  if (resumed_after > 0 &&
+      !log::write(log::Level::Warn, "log lines were dropped while the log could not be written",
+                  {{"log", name_}, {"dropped_lines", std::to_string(resumed_after)}})) {
+    // The message itself was dropped (the disk filled again): the next write says it.
+    std::lock_guard lock(write_lock());
+    dropped_unreported_ += resumed_after;
+  }
   return true;
 }
 

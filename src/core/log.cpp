@@ -60,8 +60,8 @@ bool enabled(Level level) {
   return static_cast<int>(level) >= min_level.load(std::memory_order_relaxed);
 }
 
-void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
-  if (!enabled(level)) return;
+bool write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
+  if (!enabled(level)) return true;
   std::string line;
   line.reserve(128 + msg.size());
   JsonWriter w(line);
@@ -72,7 +72,7 @@ void write(Level level, std::string_view msg, std::initializer_list<Field> field
   line += '\n';
   // One write(2) per line: whole lines, never interleaved with another thread's, dropped
   // whole when stderr's disk is full (core/line_writer.hpp).
-  stderr_lines().write(line);
+  return stderr_lines().write(line);
 }
 
 }  // namespace toolcalc::log
