@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace toolcalc::analysis {
@@ -15,23 +16,43 @@ int histogram_bins(int64_t n) {
 
 namespace {
 
-// The order statistics x₍j₎ and x₍j+1₎ of `v` (0-based), by selection within [from, end):
-// every element before `from` is already known to be ≤ x₍from₎. Leaves v[j] = x₍j₎ and
-// every element after j ≥ it, so a later call with a larger j may start at j + 1.
-void select_pair(std::vector<double>& v, size_t from, size_t j, double& at_j, double& after_j) {
-  std::nth_element(v.begin() + static_cast<std::ptrdiff_t>(from),
-                   v.begin() + static_cast<std::ptrdiff_t>(j), v.end());
-  at_j = v[j];
-  after_j = j + 1 < v.size()
-                ? *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(j + 1), v.end())
-                : at_j;
-}
-
 // Hyndman & Fan 7 from x₍j₎ and x₍j+1₎, with h = j + num/100 exactly.
 double interpolate(double at_j, double after_j, int64_t num) {
   if (num == 0) return at_j;
   return at_j + static_cast<double>(num) / 100 * (after_j - at_j);
 }
+
+// The values grouped by histogram bin, bins in ascending order. A bin's index is a
+// non-decreasing function of the value (a subtraction and a division by a positive width,
+// both monotone in IEEE arithmetic), so bin b holds exactly the order statistics
+// first[b] … first[b+1] − 1: an order statistic is found by selection within one bin of a
+// few hundred values instead of among all of them.
+static_assert(kMaxHistogramBins <= 255, "a bin index is one byte");
+class ByBin {
+ public:
+  ByBin(const std::vector<double>& values, const std::vector<uint8_t>& bin_of,
+        const std::vector<int64_t>& counts) {
+    first_.assign(counts.size() + 1, 0);
+    for (size_t b = 0; b < counts.size(); ++b)
+      first_[b + 1] = first_[b] + static_cast<size_t>(counts[b]);
+    std::vector<size_t> next(first_.begin(), first_.end() - 1);
+    sorted_.resize(values.size());
+    for (size_t i = 0; i < values.size(); ++i) sorted_[next[bin_of[i]]++] = values[i];
+  }
+  // x₍r₎, 0-based.
+  double order_statistic(size_t r) {
+    const auto b =
+        static_cast<size_t>(std::upper_bound(first_.begin(), first_.end(), r) - first_.begin()) - 1;
+    const auto begin = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b]);
+    const auto end = sorted_.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
+    std::nth_element(begin, sorted_.begin() + static_cast<std::ptrdiff_t>(r), end);
+    return sorted_[r];
+  }
+
+ private:
+  std::vector<size_t> first_;
+  std::vector<double> sorted_;
+};
 
 }  // namespace
 
@@ -77,20 +98,22 @@ Summary summarise(std::vector<double>& values) {
   const double width = (hi - lo) / bins;
   for (int i = 0; i < bins; ++i) s.histogram.edges[static_cast<size_t>(i)] = lo + width * i;
   s.histogram.edges.back() = hi;
-  for (const double x : values) {
+  std::vector<uint8_t> bin_of(values.size());
+  for (size_t k = 0; k < values.size(); ++k) {
     int bin = bins - 1;
-    if (width > 0) bin = std::min(bins - 1, static_cast<int>((x - lo) / width));
+    if (width > 0) bin = std::min(bins - 1, static_cast<int>((values[k] - lo) / width));
+    bin_of[k] = static_cast<uint8_t>(bin);
     ++s.histogram.counts[static_cast<size_t>(bin)];
   }
 
-  size_t from = 0;
+  ByBin by_bin(values, bin_of, s.histogram.counts);
   for (size_t i = 0; i < kPercentiles.size(); ++i) {
     const int64_t scaled = (n - 1) * kPercentiles[i];
     const auto j = static_cast<size_t>(scaled / 100);
-    double at_j = 0, after_j = 0;
-    select_pair(values, from, j, at_j, after_j);
+    const double at_j = by_bin.order_statistic(j);
+    const double after_j =
+        scaled % 100 == 0 || j + 1 >= values.size() ? at_j : by_bin.order_statistic(j + 1);
     s.percentiles[i] = interpolate(at_j, after_j, scaled % 100);
-    from = j;  // everything before j is ≤ x₍j₎; the next j is at least this one
   }
   return s;
 }

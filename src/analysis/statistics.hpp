@@ -37,10 +37,11 @@ int histogram_bins(int64_t n);
 // `sorted` must be ascending. h is formed exactly on integers.
 double percentile_sorted(const std::vector<double>& sorted, int p);
 
-// Every statistic of `values` (not empty); reorders them. The mean is a compensated sum
+// Every statistic of `values` (not empty); may reorder them. The mean is a compensated sum
 // (Neumaier, ZAMM 54, 1974) over the values in order, divided by n; the standard
 // deviation is from the sum of squared deviations from that mean (two passes). The
-// percentiles are those of percentile_sorted, found by selection rather than a sort.
+// percentiles are those of percentile_sorted, found by selection within the histogram bin
+// that holds each order statistic (bins partition the sorted order) rather than a sort.
 Summary summarise(std::vector<double>& values);
 
 // A compensated running sum (Neumaier's variant of Kahan summation).

@@ -210,13 +210,19 @@ def run_cli(*args, timeout=30, check=True):
     return r
 
 
-def listed_usage(keys_list_output):
-    """prefix -> this month's USED column of `toolcalc keys list` (a column-aligned table
-    whose USED column is found by its header, whatever columns follow it)."""
-    lines = keys_list_output.splitlines()
-    at = lines[0].index("USED")
-    return {line.split()[0]: int(line[at:].split()[0])
-            for line in lines[1:] if line.startswith("tc_")}
+def keys_list_used(out):
+    """prefix -> the month's USED column of `toolcalc keys list` output. The table is
+    aligned on its header (whose "USED 2026-11" holds a space), so columns are cut where
+    the header's start."""
+    lines = out.splitlines()
+    header = lines[0]
+    start = header.index("USED")
+    end = header.find("WEBHOOK", start)
+    used = {}
+    for line in lines[1:]:
+        if line.startswith("tc_"):
+            used[line.split()[0]] = int(line[start:end if end > 0 else None].split()[0])
+    return used
 
 
 def create_key(data_dir, config, plan, label=""):

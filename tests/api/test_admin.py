@@ -44,7 +44,7 @@ class Admin:
 @pytest.fixture
 def admin_server(start_server, tmp_path):
     s = start_server(data_dir=tmp_path / "admin", env={"TOOLCALC_ADMIN_TOKEN": TOKEN})
-    assert s.wait_for_log(r"^admin API on ", timeout=2)
+    assert s.wait_for_log(r"admin API on ", timeout=2)
     return s
 
 

@@ -22,8 +22,9 @@ import pytest
 import requests
 
 from redis_server import RedisServer, free_port
+import support
 from support import (REPO, BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, USE_REDIS,
-                     Server, check_error, listed_usage, run_cli)
+                     Server, check_error, run_cli)
 
 pytestmark = [
     pytest.mark.skipif(not USE_REDIS, reason="the fleet shares a Redis store: runs under "
@@ -153,7 +154,7 @@ class Fleet:
 
     def used(self, key):
         out = run_cli("keys", "list", "--config", str(self.config)).stdout
-        used = listed_usage(out)
+        used = support.keys_list_used(out)
         assert key[:12] in used, f"{key[:12]} not in keys list: {out}"
         return used[key[:12]]
 

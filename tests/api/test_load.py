@@ -19,7 +19,8 @@ import time
 import pytest
 import requests
 
-from support import (BATTERY, KEYS_AVAILABLE, NO_KEYS_REASON, Server, create_key, listed_usage, run_cli)
+import support
+from support import (BATTERY, KEYS_AVAILABLE, NO_KEYS_REASON, Server, create_key, run_cli)
 
 LOAD_SECONDS = int(os.environ.get("LOAD_SECONDS", "30"))
 CONNECTIONS = 256
@@ -117,8 +118,8 @@ def rss_kib(pid):
 
 def keys_list_used(data_dir, config):
     """prefix -> USED column of `toolcalc keys list`."""
-    return listed_usage(
-        run_cli("keys", "list", "--data", str(data_dir), "--config", str(config)).stdout)
+    out = run_cli("keys", "list", "--data", str(data_dir), "--config", str(config)).stdout
+    return support.keys_list_used(out)
 
 
 def test_wrk_256_connections_only_200_and_429_and_rss_flat(tmp_path):

@@ -28,8 +28,9 @@ import time
 import pytest
 import requests
 
+import support
 from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, Server,
-                     create_key, http_request, listed_usage, run_cli)
+                     create_key, http_request, run_cli)
 
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
@@ -180,7 +181,9 @@ def quota_used_after_restart(data, cfg, key):
 
 def keys_list_used(data, cfg, key):
     out = run_cli("keys", "list", "--data", str(data), "--config", str(cfg)).stdout
-    return listed_usage(out)[key[:12]]
+    used = support.keys_list_used(out)
+    assert key[:12] in used, out
+    return used[key[:12]]
 
 
 def setup_server(tmp_path, flush_ms):

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "api"))
 
 from redis_server import RedisServer, Resp  # noqa: E402  (tests/api)
-from support import listed_usage  # noqa: E402
+from support import keys_list_used as listed_usage  # noqa: E402
 
 BIN = os.environ.get("TOOLCALC_BIN") or str(REPO / "build" / "toolcalc")
 LISTEN_RE = re.compile(r"listening on 127\.0\.0\.1:(\d+)")

@@ -153,9 +153,11 @@ class AdminTest : public ::testing::Test {
       tools::all_tools({test_support::kSource / "catalog"}),
       catalog::load_domains(test_support::kSource / "catalog" / "domains.toml")};
   test_support::FakeAccess access;
-  api::Service service{
-      registry, access, fixture_clock,
-      api::ServiceOptions{"", "9.9.9", nullptr, {}, {}, 1, "sqlite", std::string(kToken), &admin}};
+  api::Service service{registry, access, fixture_clock,
+                       api::ServiceOptions{.base_path = "",
+                                           .version = "9.9.9",
+                                           .admin_token = std::string(kToken),
+                                           .key_admin = &admin}};
 
   api::Response call(std::string_view method, std::string_view target, std::string_view body = {},
                      std::optional<std::string_view> auth = {}) {
