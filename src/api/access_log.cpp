@@ -52,6 +52,8 @@ class LineWriter {
   explicit LineWriter(char* out) : start_(out), p_(out) {}
 
   void literal(std::string_view s) {
+    // An empty view may hold a null pointer, which memcpy may not be given even for 0 bytes.
+    if (s.empty()) return;
     std::memcpy(p_, s.data(), s.size());
     p_ += s.size();
   }

@@ -155,7 +155,7 @@ ToolDescriptor descriptor() {
                  "hashes (the item count is rounded to two digits: 77,000 gives 0.4985)"},
       {.title = "A million 64-bit hashes: 1 in 3.7 × 10^7",
        .request_json = R"({"item_count":1000000,"hash_bits":64})",
-       .expected_json = R"({"collision_odds_one_in":3.7e7})",
+       .expected_json = R"({"collision_odds_one_in":37000000})",
        .tolerance_pct = 1.5,
        .source = "Mathematica Stack Exchange, \"Probability of 64bit Hash Code Collisions\" "
                  "(answer: for n = 2^64, p(1,000,000) ≈ 1 out of 3.7 × 10^7), as archived in "
@@ -163,7 +163,7 @@ ToolDescriptor descriptor() {
                  "Nemotron-CC-Math-v1); two significant digits"},
       {.title = "Ten thousand 64-bit hashes: 1 in 3.7 × 10^11",
        .request_json = R"({"item_count":10000,"hash_bits":64})",
-       .expected_json = R"({"collision_odds_one_in":3.7e11})",
+       .expected_json = R"({"collision_odds_one_in":370000000000})",
        .tolerance_pct = 1.5,
        .source = "Mathematica Stack Exchange, \"Probability of 64bit Hash Code Collisions\" "
                  "(answer: p(10,000) ≈ 1 out of 3.7 × 10^11), as archived in the NVIDIA "

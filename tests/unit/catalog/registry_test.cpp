@@ -77,6 +77,11 @@ TEST(Registry, CheckCatalogFindsEachKindOfProblem) {
   bad.inputs.push_back(quoted);
   bad.outputs.push_back(bad.outputs[0]);
   bad.outputs.back().key = "out-put";
+  // Published as written: an example's numbers must be plain decimals, as the API's are.
+  bad.examples.push_back({.title = "exponents",
+                          .request_json = R"({"a":1E3})",
+                          .expected_json = "{\"" + bad.outputs[0].key + "\":3.7e7}",
+                          .source = "a test"});
   const auto problems = catalog::check_catalog(tools, domains);
   std::string all;
   for (const auto& p : problems) all += p + "\n";
@@ -85,6 +90,12 @@ TEST(Registry, CheckCatalogFindsEachKindOfProblem) {
   EXPECT_NE(all.find("default is not one of the options"), std::string::npos) << all;
   EXPECT_NE(all.find("input Load \"A\": key is not snake_case"), std::string::npos) << all;
   EXPECT_NE(all.find("output out-put: key is not snake_case"), std::string::npos) << all;
+  EXPECT_NE(all.find("example 'exponents': the body has a number in exponent form"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("example 'exponents': expected has a number in exponent form"),
+            std::string::npos)
+      << all;
   EXPECT_THROW(catalog::Registry(tools, domains), std::invalid_argument);
 }
 
