@@ -870,21 +870,26 @@ def print_callgrind(report, tc_ir, ng_ir, incl, self_cost, dso_of):
 
 # ---------------------------------------------------------------- micro
 
-def micro(report, build_dir, work):
+def run_micro_bench(build_dir, work, name, flt, timeout):
+    """build_dir/bench/micro_bench on the benchmarks matching `flt`; its output kept as
+    RESULTS/<name>.txt; returns the parsed JSON report."""
     binary = os.path.join(build_dir, "bench", "micro_bench")
-    out_json = os.path.join(work, "micro.json")
-    flt = os.environ.get("BENCH_MICRO_FILTER",
-                         r"^(tool/|handle\.|part/|http/|redis/|tool\.[a-z]+/mcu-deep-sleep-battery$)")
+    out_json = os.path.join(work, f"{name}.json")
     p = subprocess.run([binary, "--benchmark_min_time=0.2", f"--benchmark_filter={flt}",
-                        f"--benchmark_out={out_json}",
-                        "--benchmark_out_format=json"], capture_output=True, text=True,
-                       timeout=600)
-    with open(os.path.join(RESULTS, "micro.txt"), "w") as f:
+                        f"--benchmark_out={out_json}", "--benchmark_out_format=json"],
+                       capture_output=True, text=True, timeout=timeout)
+    with open(os.path.join(RESULTS, f"{name}.txt"), "w") as f:
         f.write(p.stdout + p.stderr)
     if p.returncode != 0:
         raise RuntimeError(f"micro_bench failed:\n{p.stdout}\n{p.stderr}")
     with open(out_json) as f:
-        data = json.load(f)
+        return json.load(f)
+
+
+def micro(report, build_dir, work):
+    flt = os.environ.get("BENCH_MICRO_FILTER",
+                         r"^(tool/|handle\.|part/|http/|redis/|tool\.[a-z]+/mcu-deep-sleep-battery$)")
+    data = run_micro_bench(build_dir, work, "micro", flt, 600)
     rows = []
     for b in data["benchmarks"]:
         name = b["name"]
@@ -1375,17 +1380,7 @@ ANALYSIS_BODY = json.dumps({
 
 
 def analysis_micro(report, build_dir, work):
-    binary = os.path.join(build_dir, "bench", "micro_bench")
-    out_json = os.path.join(work, "micro-analysis.json")
-    p = subprocess.run([binary, "--benchmark_min_time=0.2", r"--benchmark_filter=^analysis\.",
-                        f"--benchmark_out={out_json}", "--benchmark_out_format=json"],
-                       capture_output=True, text=True, timeout=1200)
-    with open(os.path.join(RESULTS, "micro-analysis.txt"), "w") as f:
-        f.write(p.stdout + p.stderr)
-    if p.returncode != 0:
-        raise RuntimeError(f"micro_bench failed:\n{p.stdout}\n{p.stderr}")
-    with open(out_json) as f:
-        data = json.load(f)
+    data = run_micro_bench(build_dir, work, "micro-analysis", r"^analysis\.", 1200)
     per_tool = {}
     for b in data["benchmarks"]:
         kind, tool = b["name"].split("/", 1)

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/decimal.hpp"
+
 namespace toolcalc::fuzz {
 
 [[noreturn]] inline void fail(std::string_view what, std::string_view text) {
@@ -20,37 +22,14 @@ namespace toolcalc::fuzz {
   std::abort();
 }
 
-// True when a number token outside strings is written in exponent form (3.433E2): the
-// service writes plain decimals only (DESIGN.md). Outside strings the only letters JSON
-// has are true/false/null, where 'e' never follows a digit or a dot.
-inline bool has_exponent_number(std::string_view json) {
-  bool in_string = false, escaped = false;
-  char prev = 0;
-  for (char c : json) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if ((c == 'e' || c == 'E') && ((prev >= '0' && prev <= '9') || prev == '.')) {
-      return true;
-    }
-    prev = c;
-  }
-  return false;
-}
-
 // `text` must be one strict JSON document (RFC 8259: valid UTF-8, no NaN/Infinity, no
 // comments) with plain-decimal numbers. Returns the parsed value for further checks.
 inline boost::json::value check_json(std::string_view text, std::string_view what) {
   boost::system::error_code ec;
   boost::json::value v = boost::json::parse(text, ec);
   if (ec) fail(std::string(what) + ": not valid JSON (" + ec.message() + ")", text);
-  if (has_exponent_number(text)) fail(std::string(what) + ": number in exponent form", text);
+  if (toolcalc::has_exponent_number(text))
+    fail(std::string(what) + ": number in exponent form", text);
   return v;
 }
 

@@ -148,8 +148,7 @@ bool Service::prepare_solve(Context&, const catalog::RegisteredTool& tool, std::
 
 bool Service::reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error) {
   const int64_t units = analysis_quota_units(job.evaluations);
-  job.quota = access_.reserve_quota(ctx.caller, units);
-  ctx.note_quota(job.quota);
+  job.quota = reserve_units(ctx, units);
   if (job.quota.allowed) return true;
   ctx.tool_status = 429;
   ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, job.quota.retry_after_s)));
@@ -200,8 +199,7 @@ void Service::start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job) {
       ctx.deferred = true;
       return;
     }
-    access_.release_quota(ctx.caller, job->quota, job->quota.units);
-    ctx.note_released(job->quota.units);
+    release_units(ctx, job->quota, job->quota.units);
     ctx.tool_status = 503;
     ctx.res.set_header("Retry-After", "1");
     return ctx.fail({ErrorCode::ServerBusy,
@@ -218,8 +216,7 @@ void Service::finish_analysis(Context& ctx, AnalysisJob& job) {
   AnalysisOutcome& o = job.outcome;
   const bool mcp = ctx.route.kind == RouteKind::Mcp;
   if (!o.ok) {
-    access_.release_quota(ctx.caller, job.quota, job.quota.units);
-    ctx.note_released(job.quota.units);
+    release_units(ctx, job.quota, job.quota.units);
     ctx.tool_status = o.defect.empty() ? o.error.status() : 500;
     if (!o.defect.empty()) {
       log::error("internal error", {{"request_id", ctx.res.request_id}, {"error", o.defect}});
@@ -235,10 +232,7 @@ void Service::finish_analysis(Context& ctx, AnalysisJob& job) {
   // Charged for the evaluations made; the rest of the reservation goes back.
   const int64_t kept = std::min(job.quota.units, analysis_quota_units(o.evaluations));
   const int64_t released = job.quota.units - kept;
-  if (released > 0) {
-    access_.release_quota(ctx.caller, job.quota, released);
-    ctx.note_released(released);
-  }
+  if (released > 0) release_units(ctx, job.quota, released);
   ctx.tool_status = 200;
   ctx.units_kept = kept;
   const std::optional<int64_t> remaining =

@@ -208,14 +208,26 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
   }
 }
 
+accounts::QuotaReservation Service::reserve_units(Context& ctx, int64_t units) {
+  accounts::CountingScope scope(ctx.counted);
+  accounts::QuotaReservation reservation = access_.reserve_quota(ctx.caller, units);
+  ctx.note_quota(reservation);
+  return reservation;
+}
+
+void Service::release_units(Context& ctx, const accounts::QuotaReservation& reservation,
+                            int64_t units) {
+  accounts::CountingScope scope(ctx.counted);
+  access_.release_quota(ctx.caller, reservation, units);
+  ctx.note_released(units);
+}
+
 bool Service::end_request(Context& ctx) {
   // A quota unit reserved with the rate unit but not used (the request failed before
   // running its tool) goes back.
   if (ctx.early_quota) {
-    accounts::CountingScope scope(ctx.counted);
-    access_.release_quota(ctx.caller, *ctx.early_quota, 1);
+    release_units(ctx, *ctx.early_quota, 1);
     ctx.early_quota.reset();
-    ctx.note_released(1);
   }
   // docs/reliability.md, "Counts on disk": a response that acknowledges counted units (a
   // 200 that kept quota units) is sent only once they are durable.
@@ -518,14 +530,12 @@ bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view
   try {
     computed = compute_result(tool, inputs, out, error);
   } catch (...) {
-    access_.release_quota(ctx.caller, quota, 1);
-    ctx.note_released(1);
+    release_units(ctx, quota, 1);
     ctx.tool_status = 500;
     throw;
   }
   if (!computed) {
-    access_.release_quota(ctx.caller, quota, 1);
-    ctx.note_released(1);
+    release_units(ctx, quota, 1);
     out.resize(mark);
     ctx.tool_status = error.status();
     return false;

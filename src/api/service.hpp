@@ -106,6 +106,10 @@ class Service {
   // log. `durable` false: its counts could not be stored, the answer becomes 503.
   void send(Context& ctx, bool durable);
   class FinishWhenDurable;
+  // Quota units reserved and given back for a request, noted on it for the RateLimit
+  // header's month (ServiceContext::month).
+  accounts::QuotaReservation reserve_units(Context& ctx, int64_t units);
+  void release_units(Context& ctx, const accounts::QuotaReservation& reservation, int64_t units);
   void record_tool_usage(Context& ctx);
   // Runs `step`; a store outage or an exception escaping it becomes its error answer.
   template <typename Step>

@@ -65,11 +65,10 @@ struct ServiceContext {
   int64_t units_kept = 0;
   bool store_unavailable = false;  // answered 503 STORE_UNAVAILABLE: the month is unknown
 
-  // The month after `reservation` (allowed or not) and `released` of its units given back.
-  void note_quota(const accounts::QuotaReservation& reservation, int64_t released = 0) {
+  // The month after `reservation` (allowed or not).
+  void note_quota(const accounts::QuotaReservation& reservation) {
     if (reservation.unlimited) return;
-    month = accounts::QuotaView{reservation.limit,
-                                std::min(reservation.limit, reservation.remaining + released)};
+    month = accounts::QuotaView{reservation.limit, reservation.remaining};
   }
   void note_released(int64_t units) {
     if (month) month->remaining = std::min(month->limit, month->remaining + units);

@@ -29,8 +29,7 @@ void Service::sweep(Context& ctx) {
   if (!parse_sweep_request(tool.descriptor, ctx.req.body, request, error)) return ctx.fail(error);
   const auto points = static_cast<int64_t>(request.xs.size());
 
-  const accounts::QuotaReservation quota = access_.reserve_quota(ctx.caller, points);
-  ctx.note_quota(quota);
+  const accounts::QuotaReservation quota = reserve_units(ctx, points);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, quota.retry_after_s)));
     return ctx.fail({ErrorCode::QuotaExceeded,
@@ -79,14 +78,10 @@ void Service::sweep(Context& ctx) {
       ++failed;
     }
   } catch (...) {
-    access_.release_quota(ctx.caller, quota, points);
-    ctx.note_released(points);
+    release_units(ctx, quota, points);
     throw;
   }
-  if (failed) {
-    access_.release_quota(ctx.caller, quota, failed);
-    ctx.note_released(failed);
-  }
+  if (failed) release_units(ctx, quota, failed);
   ctx.units_kept = points - failed;
 
   body += "]}";

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "catalog/render.hpp"
+#include "core/decimal.hpp"
 
 namespace toolcalc::catalog {
 
@@ -22,33 +23,9 @@ bool is_identifier(std::string_view key) {
   return true;
 }
 
-// True when a number outside strings is written in exponent form (3.7e7). The service
-// publishes plain decimals only (docs/api.md), and an example's texts are published as
-// they are written. Outside strings JSON's only letters are true/false/null, where an 'e'
-// never follows a digit or a dot.
-bool has_exponent_number(std::string_view json) {
-  bool in_string = false, escaped = false;
-  char prev = 0;
-  for (const char c : json) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if ((c == 'e' || c == 'E') && ((prev >= '0' && prev <= '9') || prev == '.')) {
-      return true;
-    }
-    prev = c;
-  }
-  return false;
-}
-
 // An example's body is a JSON object; a vector's expected values name outputs of the
-// right type and say where they come from. Both are written in plain decimals.
+// right type and say where they come from. Both are published as written, so in plain
+// decimals, as the API's numbers are.
 void check_example(const std::string& who, const ToolDescriptor& t, const ToolExample& ex,
                    std::vector<std::string>& problems) {
   const std::string where = who + " example '" + ex.title + "'";

@@ -5,15 +5,18 @@
 // command line, where it would show in `ps` and in backups.
 #include <string>
 
+#include "cli/service_config.hpp"
+
 namespace toolcalc::cli {
 
 // The shortest token accepted: the admin API is reachable wherever the API is.
 inline constexpr size_t kMinAdminTokenLength = 32;
 
 // The token, or "" when neither variable is set (the admin API is then off: 404).
-// Throws std::runtime_error naming the variable when both are set, when the file cannot
-// be read, or when the token is shorter than kMinAdminTokenLength or holds whitespace
-// inside (a file's trailing newline is dropped).
-std::string admin_token_from_environment();
+// Read as every secret setting is (environment_value: the variable or its _FILE, never
+// both, a file's trailing newline dropped). Throws std::runtime_error naming the variable
+// when both are set, when the file cannot be read or is empty, or when the token is
+// shorter than kMinAdminTokenLength or holds whitespace.
+std::string admin_token_from_environment(const Environment& env = process_environment());
 
 }  // namespace toolcalc::cli

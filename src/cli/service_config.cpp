@@ -102,23 +102,6 @@ std::string upper_name(std::string_view text) {
   return out;
 }
 
-// The value of variable `name`, or of the file that `name`_FILE names (one trailing
-// newline dropped, as `echo secret > file` leaves it). Never both.
-std::optional<std::string> environment_value(const Environment& env, const std::string& name) {
-  const auto direct = env.find(name);
-  const auto file = env.find(name + "_FILE");
-  if (direct != env.end() && file != env.end())
-    throw std::runtime_error("config: set " + name + " or " + name + "_FILE, not both");
-  if (direct != env.end()) return direct->second;
-  if (file == env.end()) return std::nullopt;
-  std::ifstream in(file->second, std::ios::binary);
-  if (!in) throw std::runtime_error("config: " + name + "_FILE: cannot read " + file->second);
-  std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (value.ends_with('\n')) value.pop_back();
-  if (value.ends_with('\r')) value.pop_back();
-  return value;
-}
-
 int64_t environment_integer(const std::string& name, const std::string& text) {
   int64_t v = 0;
   const char* last = text.data() + text.size();
@@ -238,6 +221,21 @@ void apply_listen(ServiceConfig& config, const std::string& listen) {
                              "'");
   config.host = host;
   config.port = static_cast<uint16_t>(port);
+}
+
+std::optional<std::string> environment_value(const Environment& env, const std::string& name) {
+  const auto direct = env.find(name);
+  const auto file = env.find(name + "_FILE");
+  if (direct != env.end() && file != env.end())
+    throw std::runtime_error("config: set " + name + " or " + name + "_FILE, not both");
+  if (direct != env.end()) return direct->second;
+  if (file == env.end()) return std::nullopt;
+  std::ifstream in(file->second, std::ios::binary);
+  if (!in) throw std::runtime_error("config: " + name + "_FILE: cannot read " + file->second);
+  std::string value((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (value.ends_with('\n')) value.pop_back();
+  if (value.ends_with('\r')) value.pop_back();
+  return value;
 }
 
 std::string environment_name(std::string_view section, std::string_view key) {

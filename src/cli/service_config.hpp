@@ -63,6 +63,11 @@ struct ServiceConfig {
 using Environment = std::map<std::string, std::string, std::less<>>;
 Environment process_environment();
 
+// The value of variable `name`, or of the file that `name`_FILE names (one trailing
+// newline dropped, as `echo secret > file` leaves it); nullopt when neither is set.
+// Throws std::runtime_error when both are set or the file cannot be read.
+std::optional<std::string> environment_value(const Environment& env, const std::string& name);
+
 // Reads `file` when given (a missing or malformed file is an error naming it), then the
 // TOOLCALC_* variables of `env` over it. Throws std::runtime_error with a message fit for
 // the operator.

@@ -247,4 +247,27 @@ std::string format_shortest(double value) {
   return s;
 }
 
+// Outside strings JSON's only letters are true/false/null, where an 'e' never follows a
+// digit or a dot.
+bool has_exponent_number(std::string_view json) {
+  bool in_string = false, escaped = false;
+  char prev = 0;
+  for (const char c : json) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if ((c == 'e' || c == 'E') && ((prev >= '0' && prev <= '9') || prev == '.')) {
+      return true;
+    }
+    prev = c;
+  }
+  return false;
+}
+
 }  // namespace toolcalc

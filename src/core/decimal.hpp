@@ -3,6 +3,7 @@
 // exponent notation, round once at the end, half away from zero).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace toolcalc {
 
@@ -36,5 +37,9 @@ void append_fixed_from_shortest_digits(std::string& out, double value, int place
 // defaults such as 0.001, 1000000000 or 0.075.
 void append_shortest(std::string& out, double value);
 std::string format_shortest(double value);
+
+// True when JSON text has a number outside strings in exponent form (3.7e7): what the
+// service never publishes (the fuzzers check every body; the catalog every example).
+bool has_exponent_number(std::string_view json);
 
 }  // namespace toolcalc

@@ -13,6 +13,7 @@
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
+using accounts::testing::new_key;
 using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
 using std::chrono::milliseconds;
@@ -40,15 +41,6 @@ struct Fixture {
   Accounts accounts{store::open_sqlite_store(tmp.path()), plans, clock, milliseconds(50),
                     milliseconds(50)};
 };
-
-// A key record on the pro plan, as `keys create` would store it.
-store::NewKey pro_key() {
-  store::NewKey k;
-  k.prefix = "tc_live_AAAA";
-  k.key_hash = std::string(32, 'a');
-  k.plan = "pro";
-  return k;
-}
 
 }  // namespace
 
@@ -225,7 +217,7 @@ TEST(UsageHistory, ThirteenMonthsAreKept) {
   ManualClock clock(utc_ms(2025, 11, 15, 0, 0, 0));
   const auto plans = test_plans();
   auto store = store::open_sqlite_store(tmp.path());
-  const int64_t id = *store->create_key(pro_key());
+  const int64_t id = *store->create_key(new_key("tc_live_AAAA", 'a', "pro"));
   const int32_t nov_2025 = utc_day_of(clock.now_s());
   store->add_usage({}, {{id, nov_2025, "a/b", store::kHistoryExecutions, 1}});
   {

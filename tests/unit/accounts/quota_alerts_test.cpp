@@ -18,6 +18,7 @@
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
+using accounts::testing::new_key;
 using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
 
@@ -95,15 +96,6 @@ std::string body_of(const std::string& request) {
   return request.substr(request.find("\r\n\r\n") + 4);
 }
 
-// A key record on the pro plan, as `keys create` would store it.
-store::NewKey pro_key() {
-  store::NewKey k;
-  k.prefix = "tc_live_AAAA";
-  k.key_hash = std::string(32, 'a');
-  k.plan = "pro";
-  return k;
-}
-
 }  // namespace
 
 TEST(WebhookUrl, ParsesWhatADeliveryNeeds) {
@@ -169,7 +161,7 @@ TEST(QuotaAlerts, EachThresholdOnceWithASignedEvent) {
   TempDir tmp;
   ManualClock clock(utc_ms(2026, 11, 20, 12, 0, 0));
   auto store = store::open_sqlite_store(tmp.path());
-  const int64_t id = *store->create_key(pro_key());
+  const int64_t id = *store->create_key(new_key("tc_live_AAAA", 'a', "pro"));
   LoopbackReceiver receiver(200);
   int64_t used = 0;
   std::string asked_period;  // the month whose usage the monitor read last
@@ -226,7 +218,7 @@ TEST(QuotaAlerts, RetriedWithBackOffUntilTheReceiverAnswers) {
   TempDir tmp;
   ManualClock clock(utc_ms(2026, 11, 20, 12, 0, 0));
   auto store = store::open_sqlite_store(tmp.path());
-  const int64_t id = *store->create_key(pro_key());
+  const int64_t id = *store->create_key(new_key("tc_live_AAAA", 'a', "pro"));
   std::string url = "http://127.0.0.1:1/down";
   AlertOptions options;
   options.retry_initial = std::chrono::seconds(10);

@@ -17,6 +17,7 @@
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
+using accounts::testing::new_key;
 using accounts::testing::RedisProcess;
 using accounts::testing::utc_ms;
 
@@ -65,16 +66,6 @@ class RedisTest : public ::testing::Test {
   static inline int next_db_ = 1;
   store::RedisOptions options_;
 };
-
-store::NewKey new_key(const std::string& prefix, char fill) {
-  store::NewKey k;
-  k.prefix = prefix;
-  k.key_hash = std::string(32, fill);
-  k.label = "label";
-  k.plan = "free";
-  k.created_epoch_s = 1'700'000'000;
-  return k;
-}
 
 }  // namespace
 

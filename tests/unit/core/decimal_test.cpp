@@ -10,6 +10,7 @@
 #include <string>
 
 using toolcalc::format_fixed;
+using toolcalc::has_exponent_number;
 
 TEST(FormatFixed, RoundsToPlacesFromTheUnroundedValue) {
   EXPECT_EQ(format_fixed(343.33333333, 1), "343.3");
@@ -134,4 +135,13 @@ TEST(WriteDecimal, MatchesToCharsAtEveryLength) {
     check(v);
     check(static_cast<int64_t>(v));
   }
+}
+
+TEST(Decimal, ExponentFormIsFoundOnlyInNumbers) {
+  EXPECT_TRUE(has_exponent_number(R"({"a":3.7e7})"));
+  EXPECT_TRUE(has_exponent_number(R"([1E3])"));
+  EXPECT_TRUE(has_exponent_number(R"({"a":2.e1})"));
+  EXPECT_FALSE(has_exponent_number(R"({"a":37000000,"b":true,"c":false,"d":null})"));
+  // letters in strings, escaped quotes included, are not numbers
+  EXPECT_FALSE(has_exponent_number(R"({"note":"3e7 \"1e3\" x","e1":0.5})"));
 }

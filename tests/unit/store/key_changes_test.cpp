@@ -14,20 +14,11 @@
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
+using accounts::testing::new_key;
 using accounts::testing::RedisProcess;
 using accounts::testing::TempDir;
 
 namespace {
-
-store::NewKey new_key(const std::string& prefix, char fill) {
-  store::NewKey k;
-  k.prefix = prefix;
-  k.key_hash = std::string(32, fill);
-  k.label = "label";
-  k.plan = "free";
-  k.created_epoch_s = 1'700'000'000;
-  return k;
-}
 
 const store::KeyRecord& only_key(const store::KeySet& set) {
   EXPECT_EQ(set.keys.size(), 1u);

@@ -8,19 +8,10 @@
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
+using accounts::testing::new_key;
 using accounts::testing::TempDir;
 
 namespace {
-
-store::NewKey new_key(const std::string& prefix, char fill = 'x') {
-  store::NewKey k;
-  k.prefix = prefix;
-  k.key_hash = std::string(32, fill);
-  k.label = "label";
-  k.plan = "free";
-  k.created_epoch_s = 1'700'000'000;
-  return k;
-}
 
 // A value read with a separate connection, as the sqlite3 shell would.
 std::string query(const std::filesystem::path& db_file, const char* sql) {

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the accounts tests: a fresh temporary data directory per test and UTC
-// instants for the manual clock.
+// Shared by the accounts and store tests: a fresh temporary data directory per test, UTC
+// instants for the manual clock, and key records to store.
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -9,6 +9,8 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+
+#include "store/account_store.hpp"
 
 namespace toolcalc::accounts::testing {
 
@@ -49,6 +51,18 @@ inline std::string all_bytes_under(const std::filesystem::path& dir) {
     bytes.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   return bytes;
+}
+
+// A key record as `keys create` stores it; its hash is `fill` repeated (no key maps to it).
+inline store::NewKey new_key(const std::string& prefix, char fill = 'x',
+                             const std::string& plan = "free") {
+  store::NewKey k;
+  k.prefix = prefix;
+  k.key_hash = std::string(32, fill);
+  k.label = "label";
+  k.plan = plan;
+  k.created_epoch_s = 1'700'000'000;
+  return k;
 }
 
 }  // namespace toolcalc::accounts::testing
