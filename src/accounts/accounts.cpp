@@ -248,7 +248,7 @@ Accounts::Turn& Accounts::this_thread_turn() {
 
 Durability Accounts::await_durable(const CountedUnits& counted,
                                    std::unique_ptr<DurableWait>& wait) {
-  if (counted.empty()) return Durability::Durable;
+  if (counted.empty() || !acknowledge_after_commit_) return Durability::Durable;
   boost::asio::io_context* loop = this_thread_event_loop();
   if (wait && loop && committer_running_.load(std::memory_order_relaxed)) {
     Turn& turn = this_thread_turn();

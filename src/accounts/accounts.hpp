@@ -95,6 +95,8 @@ class Accounts final : public AccessControl {
 
   // With a DurableWait and an event loop on this thread while the committer runs: queued
   // for the next group commit (Waiting). Otherwise the pending usage is committed here.
+  // With acknowledge_after_commit(false): Durable at once, the units left to the next
+  // background flush.
   Durability await_durable(const CountedUnits& counted,
                            std::unique_ptr<DurableWait>& wait) override;
 
@@ -102,6 +104,9 @@ class Accounts final : public AccessControl {
   // docs/reliability.md).
   uint64_t group_commits() const { return group_commits_.load(std::memory_order_relaxed); }
   uint64_t committed_waits() const { return committed_waits_.load(std::memory_order_relaxed); }
+
+  // true (the default): await_durable waits for the units' commit. Set before start().
+  void acknowledge_after_commit(bool on) { acknowledge_after_commit_ = on; }
 
  private:
   // Drops the history older than the 13 months kept, once per month (and at start-up).
@@ -153,6 +158,7 @@ class Accounts final : public AccessControl {
   std::condition_variable commit_cv_;
   std::vector<Waiter> commit_queue_;
   bool commit_stopping_ = false;
+  bool acknowledge_after_commit_ = true;
   std::atomic<bool> committer_running_{false};
   std::atomic<uint64_t> group_commits_{0}, committed_waits_{0};
   std::thread committer_;

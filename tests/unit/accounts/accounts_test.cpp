@@ -428,6 +428,32 @@ TEST(Accounts, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
   acc->stop();
 }
 
+// acknowledge_after_commit(false): the response goes on at once and its units wait for the
+// background flush (the behaviour before group commit, for the bench's comparison).
+TEST(Accounts, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->acknowledge_after_commit(false);
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  CountedUnits counted;
+  {
+    const CountingScope counting(counted);
+    acc->reserve_quota(caller, 1);
+  }
+  std::vector<bool> told;
+  std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+  EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
+  EXPECT_NE(wait, nullptr);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // not yet written
+  acc->flush_usage();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
+  acc->stop();
+}
+
 namespace {
 
 // An embedded store whose writes fail while `full` is set (a full disk).
