@@ -5,8 +5,9 @@ JOBS ?= 2
 PYTHON ?= /usr/bin/python3
 DATA_DIR ?= var
 
-.PHONY: all deps configure build run test unit-test api-test api-test-redis clean format format-check \
-        node-deps lint-openapi contract-test mcp-test client-test browser-test package package-test
+.PHONY: all deps configure build run test unit-test api-test api-test-redis chaos clean format \
+        format-check node-deps lint-openapi contract-test mcp-test client-test browser-test package \
+        package-test
 
 all: build
 
@@ -23,8 +24,8 @@ build: configure
 run: build
 	$(BUILD_DIR)/toolcalc serve --dev --data $(DATA_DIR)
 
-test: format-check build unit-test api-test api-test-redis lint-openapi contract-test mcp-test client-test browser-test \
-      package-test
+test: format-check build unit-test api-test api-test-redis chaos lint-openapi contract-test mcp-test \
+      client-test browser-test package-test
 
 unit-test:
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -37,6 +38,14 @@ api-test:
 # instances behind nginx, tests/api/test_fleet.py).
 api-test-redis:
 	TOOLCALC_STORE=redis TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q tests/api
+
+# Faults injected for real against the built server, on both stores: SIGKILL under load,
+# the data directory's file system full, file descriptors exhausted, the wall clock
+# stepped, Redis killed or stalled (docs/reliability.md, "Chaos"). Mounts a tmpfs: root.
+# The figures of the run go to $(BUILD_DIR)/chaos-figures.jsonl.
+chaos: build
+	CHAOS_FIGURES=$(abspath $(BUILD_DIR))/chaos-figures.jsonl \
+	  TOOLCALC_BIN=$(abspath $(BUILD_DIR))/toolcalc $(PYTHON) -m pytest -q -rA tests/chaos
 
 # The Debian package (docs/deploy.md "Debian package"): the objects of `build`, linked once
 # more with the installed catalog path, stripped, Depends derived by dpkg-shlibdeps.

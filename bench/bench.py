@@ -44,6 +44,11 @@ Phases (environment variables, defaults in brackets):
      connections for BENCH_SECONDS on toolcalc --threads 1 (analysis_threads 1), alone and
      while BENCH_ANALYSIS_CLIENTS [2] clients send tolerance analyses of 100,000 samples
      back to back: execute's p99 must stay ≤ 5 ms.
+  9. group commit (BENCH_COMMIT [1]; BENCH_COMMIT_ONLY=1 runs this phase alone): execute at 64
+     connections on toolcalc --threads 1, embedded store, acknowledging after the count's
+     group commit (the default) and at once (store.acknowledge_after_commit = false, the
+     counts left to the 1 s flush), alternated for BENCH_COMMIT_ROUNDS [3] rounds of
+     BENCH_SECONDS: what waiting for the commit costs (target ≤ 5 %).
 Before the runs it waits up to BENCH_QUIET_WAIT [30] s for other processes to leave the
 cores alone (the machine is shared); the 'other' column shows how much they used anyway.
 BENCH_KEEP=1 keeps the work directory (configs, logs, perf data, callgrind dumps);
@@ -105,6 +110,9 @@ CHECK_SECONDS = env_int("BENCH_CHECK_SECONDS", 2)
 ANALYSIS = env_int("BENCH_ANALYSIS", 1)
 ANALYSIS_ONLY = env_int("BENCH_ANALYSIS_ONLY", 0)
 ANALYSIS_CLIENTS = env_int("BENCH_ANALYSIS_CLIENTS", 2)
+COMMIT = env_int("BENCH_COMMIT", 1)
+COMMIT_ONLY = env_int("BENCH_COMMIT_ONLY", 0)
+COMMIT_ROUNDS = env_int("BENCH_COMMIT_ROUNDS", 3)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -1007,6 +1015,9 @@ def run(report, build_dir, binary, work):
     if ANALYSIS_ONLY:
         analysis_phase(report, build_dir, binary, work, key)
         return True
+    if COMMIT_ONLY:
+        commit_phase(report, binary, work, key)
+        return True
 
     tc = Toolcalc(binary, work, 1, key)
     tc.start()
@@ -1175,6 +1186,10 @@ def run(report, build_dir, binary, work):
         report.note("analyses")
         optional_phase(report, "analyses",
                        lambda: analysis_phase(report, build_dir, binary, work, key))
+
+    if COMMIT:
+        report.note("group commit")
+        optional_phase(report, "group commit", lambda: commit_phase(report, binary, work, key))
 
     checked = [r for session in sessions for r in session.results.values()]
     all_ok = all(r["all_200"] for r in checked)
@@ -1500,6 +1515,52 @@ def analysis_load(report, binary, work, key):
 def analysis_phase(report, build_dir, binary, work, key):
     analysis_micro(report, build_dir, work)
     analysis_load(report, binary, work, key)
+
+
+def commit_phase(report, binary, work, key):
+    """execute at 64 connections, the embedded store acknowledging after the group commit
+    (the shipped default) and at once, alternated (docs/reliability.md, "Counts on disk")."""
+    with open(os.path.join(work, "toolcalc.toml")) as f:
+        base = f.read()
+    with open(os.path.join(work, "toolcalc-ack-at-once.toml"), "w") as f:
+        f.write(base.replace("[server]\n", "[store]\nacknowledge_after_commit = false\n\n"
+                             "[server]\n", 1))
+    servers = {"after commit": Toolcalc(binary, work, 1, key, name="toolcalc-commit"),
+               "at once": Toolcalc(binary, work, 1, key, config="toolcalc-ack-at-once.toml",
+                                   name="toolcalc-at-once")}
+    ep = ENDPOINTS[0]
+    runs = {label: [] for label in servers}
+    try:
+        # One server at a time: they share the data directory (and its key).
+        for rnd in range(COMMIT_ROUNDS):
+            order = list(servers) if rnd % 2 == 0 else list(reversed(servers))
+            for label in order:
+                report.note(f"group commit: {label}, round {rnd + 1}")
+                srv = servers[label]
+                srv.start()
+                run_wrk(srv, ep, 64, WARMUP_SECONDS, key)
+                runs[label].append(run_wrk(srv, ep, 64, SECONDS, key))
+                srv.stop()
+    finally:
+        for srv in servers.values():
+            srv.stop()
+    rows = []
+    for label, rs in runs.items():
+        for i, r in enumerate(rs):
+            rows.append([f"{label}, round {i + 1}", f"{r['rps']:,.0f}", ms(r["p50_us"]),
+                         ms(r["p99_us"]), f"{r['other_cpu_pct']:.0f}%",
+                         "yes" if r["all_200"] else "NO"])
+    report.line(f"== group commit: execute, toolcalc --threads 1, embedded store, wrk -t1 -c64, "
+                f"{SECONDS} s per run, {COMMIT_ROUNDS} alternated rounds: a 200 sent after its "
+                "count's commit (default) and at once (store.acknowledge_after_commit = false) ==")
+    for l in table(rows, ["run", "req/s", "p50 ms", "p99 ms", "other", "all 200"]):
+        report.line("     " + l)
+    mean = {label: sum(r["rps"] for r in rs) / len(rs) for label, rs in runs.items()}
+    cost = 100 * (1 - mean["after commit"] / mean["at once"])
+    report.line(f"   mean {mean['after commit']:,.0f} vs {mean['at once']:,.0f} req/s: waiting for "
+                f"the commit costs {cost:.1f}% of execute's throughput (target ≤ 5 %: "
+                f"{'met' if cost <= 5 else 'NOT met'})")
+    report.line()
 
 
 def optional_phase(report, name, fn):

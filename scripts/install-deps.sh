@@ -20,6 +20,9 @@ packages=(
   dpkg-dev
   # the shared store's tests start a real Redis, the fleet test a real nginx
   redis-server nginx-light
+  # the chaos suite (`make chaos`) steps the server's wall clock with libfaketime; prlimit
+  # and mount (util-linux, mount) are in every Debian system
+  faketime
   # fuzzing (`make fuzz`: clang 14 with its libFuzzer and sanitizer runtimes)
   clang libclang-rt-14-dev
   # `make format-check` (part of `make test`): the formatter the project's style is checked with

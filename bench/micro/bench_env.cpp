@@ -10,6 +10,7 @@
 #include "cli/catalog_loader.hpp"
 #include "cli/default_catalog_dir.hpp"
 #include "core/decimal.hpp"
+#include "core/event_loop.hpp"
 #include "core/json_writer.hpp"
 #include "store/account_store.hpp"
 
@@ -78,6 +79,29 @@ api::Request execute_request(const catalog::ToolDescriptor&, const std::string& 
   r.body = body;
   r.peer_ip = "127.0.0.1";
   return r;
+}
+
+ServerThread::ServerThread() : busy_(boost::asio::make_work_guard(loop_)) {}
+
+ServerThread::~ServerThread() {
+  drain();
+}
+
+const api::Response& ServerThread::handle(const api::Request& request) {
+  if (next_ == kGroup) drain();
+  const size_t slot = next_++;
+  requests_[slot] = request;
+  api::Response& res = responses_[slot];
+  res.clear();
+  const EventLoopScope scope(loop_);
+  if (!env().service->handle_async(requests_[slot], res, [this] { --waiting_; })) ++waiting_;
+  return res;
+}
+
+void ServerThread::drain() {
+  const EventLoopScope scope(loop_);
+  while (waiting_ > 0) loop_.run_one();
+  next_ = 0;
 }
 
 }  // namespace toolcalc::bench

@@ -3,6 +3,9 @@
 // accounts::Accounts on the embedded store in a temporary data directory with one key on
 // a plan whose limits are never reached, and an api::Service over them — the same objects
 // `toolcalc serve` builds, without the sockets.
+#include <array>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <memory>
 #include <string>
 
@@ -28,6 +31,30 @@ struct BenchEnv {
 };
 
 BenchEnv& env();
+
+// What a server thread does with requests (handle_async on its event loop): a response
+// that acknowledges an execution waits for the group commit of its count, so requests
+// are handled kGroup at a time, then the loop runs until the committer has released the
+// group (one SQLite transaction, on the committer thread). What a benchmark measures per
+// request is then the calling thread's share, as in `serve`.
+class ServerThread {
+ public:
+  static constexpr size_t kGroup = 64;
+  ServerThread();
+  ~ServerThread();
+  // The response to `request` (kept until the group is done); its status and body are
+  // final, but it may still wait for its commit until the group is drained.
+  const api::Response& handle(const api::Request& request);
+  void drain();  // every response handed out is released
+
+ private:
+  boost::asio::io_context loop_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> busy_;
+  std::array<api::Request, kGroup> requests_{};
+  std::array<api::Response, kGroup> responses_{};
+  size_t next_ = 0;
+  size_t waiting_ = 0;
+};
 
 // The tool's default body: every input at its default, in descriptor order, rendered the
 // way the API documents it ({"battery_capacity_mah":2000,...}).

@@ -3,9 +3,11 @@
 // they make one more call this minute, and may one more execution count against the
 // month. The API never sees keys' storage; the implementation keeps keys in memory and
 // persists usage behind store/.
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,6 +98,66 @@ struct RateStep {
   std::optional<QuotaView> month;
 };
 
+// What one request counted: units of monthly quota reserved and not given back, by key
+// and UTC month (UtcMonth::index()). A request counts for one key, and in two months at
+// most (one that straddles 00:00 UTC on the 1st). An AccessControl whose counts reach
+// durable storage only after the call that counted them (the embedded store's group
+// commit) records them here while a CountingScope over this object is open on the calling
+// thread; await_durable then waits for them.
+struct CountedUnits {
+  struct Entry {
+    int64_t key_id = 0;
+    int64_t month = -1;
+    int64_t units = 0;
+  };
+  std::array<Entry, 2> entries{};
+
+  // `units` < 0 gives units back. A third (key, month) cannot happen and is not recorded.
+  void add(int64_t key_id, int64_t month, int64_t units) {
+    for (Entry& e : entries) {
+      if (e.month == -1) e = {key_id, month, 0};
+      if (e.key_id == key_id && e.month == month) {
+        e.units += units;
+        return;
+      }
+    }
+  }
+  int64_t total() const { return entries[0].units + entries[1].units; }
+  bool empty() const { return total() <= 0; }
+};
+
+// Makes `units` the record of what the calling thread counts until the scope ends
+// (scopes nest; the innermost one records).
+class CountingScope {
+ public:
+  explicit CountingScope(CountedUnits& units) : outer_(current_) { current_ = &units; }
+  ~CountingScope() { current_ = outer_; }
+  CountingScope(const CountingScope&) = delete;
+  CountingScope& operator=(const CountingScope&) = delete;
+  // The open scope's record, or nullptr when none is open.
+  static CountedUnits* current() { return current_; }
+
+ private:
+  CountedUnits* outer_;
+  static inline thread_local CountedUnits* current_ = nullptr;
+};
+
+// Told once whether the units of a request reached durable storage (await_durable);
+// whoever holds it destroys it afterwards.
+class DurableWait {
+ public:
+  virtual ~DurableWait() = default;
+  // false: they could not be stored; they were given back (neither counted nor to be
+  // acknowledged), and the request is answered as if the store were unreachable.
+  virtual void on_durable(bool durable) = 0;
+};
+
+enum class Durability {
+  Durable,  // stored (or nothing to store): the response may be sent
+  Failed,   // could not be stored; the units were given back (see DurableWait)
+  Waiting,  // the implementation took the DurableWait and will call it
+};
+
 // Every counting call below (take_rate_unit, reserve_quota, quota_status and
 // take_rate_unit_for_execution) may throw StoreUnavailable; authenticate, peek_rate and
 // release_quota never do.
@@ -129,6 +191,18 @@ class AccessControl {
     return take_rate_unit(caller);
   }
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;
+
+  // A response that acknowledges counted units (a 200 of an execution) is sent only once
+  // they are durable (docs/reliability.md, "Counts on disk"). With `wait` and an event
+  // loop on the calling thread (core/event_loop.hpp), an implementation that must write
+  // them first may take `wait` and return Waiting, then call it on this thread once they
+  // are written; otherwise it writes them before returning. Implementations that count
+  // in durable storage directly record nothing and return Durable.
+  virtual Durability await_durable(const CountedUnits& counted,
+                                   std::unique_ptr<DurableWait>& wait) {
+    (void)counted, (void)wait;
+    return Durability::Durable;
+  }
 
   // The rate step of one request, blocking: take_rate_unit_for_execution when
   // `for_execution`, else take_rate_unit. An implementation may fill `month` on the way.

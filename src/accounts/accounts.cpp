@@ -1,10 +1,14 @@
 #include "accounts/accounts.hpp"
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <exception>
+#include <utility>
 
 #include "accounts/plans.hpp"
 #include "accounts/utc_month.hpp"
+#include "core/event_loop.hpp"
 #include "core/log.hpp"
 #include "core/service_metrics.hpp"
 
@@ -20,7 +24,7 @@ Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan>
       refresh_interval_(key_refresh_interval),
       keys_(*store_, plans_, clock),
       rates_(clock),
-      quota_(clock) {
+      quota_(clock, [this](std::string_view period) { return store_->load_usage(period); }) {
   refresh_keys(true);
   const UtcMonth month = utc_month_of(clock_.now_s());
   quota_.seed(month, store_->load_usage(month.period()));
@@ -42,6 +46,13 @@ Accounts::~Accounts() {
 }
 
 void Accounts::start() {
+  {
+    std::lock_guard lock(commit_mu_);
+    if (!committer_.joinable() && !commit_stopping_) {
+      committer_ = std::thread([this] { commit_loop(); });
+      committer_running_.store(true);
+    }
+  }
   const auto now = std::chrono::steady_clock::now();
   auto next_refresh = now + refresh_interval_;
   auto next_flush = now + flush_interval_;
@@ -53,6 +64,13 @@ void Accounts::start() {
 void Accounts::stop() {
   if (stopped_.exchange(true)) return;
   background_.stop();
+  {
+    std::lock_guard lock(commit_mu_);
+    commit_stopping_ = true;
+    committer_running_.store(false);
+  }
+  commit_cv_.notify_all();
+  if (committer_.joinable()) committer_.join();  // commits what is queued first
   try {
     flush_usage();
   } catch (const std::exception& e) {
@@ -72,7 +90,12 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
       log::warn("key refresh failed; keeping the current keys", {{"error", e.what()}});
     }
     rates_.evict_stale();
-    quota_.evict_stale();
+    {
+      // Not while a flush is in flight: a failed flush restores its deltas into entries
+      // that must still be there.
+      std::lock_guard lock(flush_mu_);
+      quota_.evict_stale();
+    }
     try {
       apply_history_retention();
     } catch (const std::exception& e) {
@@ -87,6 +110,16 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
       flush_usage();
     } catch (const std::exception&) {
       // reported once by flush_usage; retried next time
+    }
+    try {
+      store_->checkpoint();
+      if (checkpoint_failing_) log::info("checkpoint succeeded again");
+      checkpoint_failing_ = false;
+    } catch (const std::exception& e) {
+      metrics::store_failures.inc();
+      if (!checkpoint_failing_)
+        log::error("checkpoint failed; retried at the next interval", {{"error", e.what()}});
+      checkpoint_failing_ = true;
     }
     next_flush = now + flush_interval_;
   }
@@ -148,13 +181,23 @@ QuotaReservation Accounts::reserve_quota(const Caller& caller, int64_t units) {
     r.retry_after_s = month.month.end_s - now_s;
     return r;
   }
-  return quota_.reserve(caller.key_id, *caller.plan.monthly_quota, units);
+  QuotaReservation r = quota_.reserve(caller.key_id, *caller.plan.monthly_quota, units);
+  if (r.allowed) {
+    if (CountedUnits* counted = CountingScope::current())
+      counted->add(caller.key_id, month_index_of_period(r.period), r.units);
+  }
+  return r;
 }
 
 void Accounts::release_quota(const Caller& caller, const QuotaReservation& reservation,
                              int64_t units) {
   if (caller.anonymous || reservation.unlimited) return;
   quota_.release(caller.key_id, reservation, units);
+  units = std::min(units, reservation.units);
+  if (reservation.allowed && units > 0) {
+    if (CountedUnits* counted = CountingScope::current())
+      counted->add(caller.key_id, month_index_of_period(reservation.period), -units);
+  }
 }
 
 std::optional<QuotaView> Accounts::peek_quota(const Caller& caller) const {
@@ -194,6 +237,103 @@ QuotaStatus Accounts::quota_status(const Caller& caller) const {
     return s;
   }
   return quota_.status(caller.key_id, *caller.plan.monthly_quota);
+}
+
+// --- group commit -----------------------------------------------------------------------
+
+Accounts::Turn& Accounts::this_thread_turn() {
+  thread_local Turn turn;
+  return turn;
+}
+
+Durability Accounts::await_durable(const CountedUnits& counted,
+                                   std::unique_ptr<DurableWait>& wait) {
+  if (counted.empty() || !acknowledge_after_commit_) return Durability::Durable;
+  boost::asio::io_context* loop = this_thread_event_loop();
+  if (wait && loop && committer_running_.load(std::memory_order_relaxed)) {
+    Turn& turn = this_thread_turn();
+    if (turn.owner != this && !turn.waiters.empty()) turn.owner->submit(turn.waiters);
+    turn.owner = this;
+    const bool first = turn.waiters.empty();
+    turn.waiters.push_back({loop, counted, std::move(wait)});
+    // Runs after the handlers already ready on this loop: the requests answered in this
+    // turn go to the committer together.
+    if (first)
+      boost::asio::post(*loop, [this] {
+        Turn& t = this_thread_turn();
+        if (t.owner == this) submit(t.waiters);
+      });
+    return Durability::Waiting;
+  }
+  // No loop to come back on (Service::handle, tests, tools): commit on this thread.
+  try {
+    flush_usage();
+    return Durability::Durable;
+  } catch (const std::exception&) {
+    give_back(counted);
+    return Durability::Failed;
+  }
+}
+
+void Accounts::submit(std::vector<Waiter>& waiters) {
+  if (waiters.empty()) return;
+  {
+    std::lock_guard lock(commit_mu_);
+    if (commit_queue_.empty()) {
+      commit_queue_.swap(waiters);
+    } else {
+      for (Waiter& w : waiters) commit_queue_.push_back(std::move(w));
+      waiters.clear();
+    }
+  }
+  commit_cv_.notify_one();
+}
+
+// One transaction per batch: every waiter queued when the batch is taken had counted its
+// units before it was queued, so the pending usage taken by flush_usage holds them. While
+// one batch commits, the next one gathers.
+void Accounts::commit_loop() {
+  std::vector<Waiter> batch;
+  std::unique_lock lock(commit_mu_);
+  for (;;) {
+    commit_cv_.wait(lock, [this] { return !commit_queue_.empty() || commit_stopping_; });
+    if (commit_queue_.empty()) break;  // stopping, nothing left
+    batch.swap(commit_queue_);
+    lock.unlock();
+    bool durable = true;
+    try {
+      flush_usage();
+    } catch (const std::exception&) {
+      durable = false;  // reported once by flush_usage
+      for (const Waiter& w : batch) give_back(w.counted);
+    }
+    group_commits_.fetch_add(1, std::memory_order_relaxed);
+    committed_waits_.fetch_add(batch.size(), std::memory_order_relaxed);
+    complete(batch, durable);
+    batch.clear();
+    lock.lock();
+  }
+}
+
+void Accounts::give_back(const CountedUnits& counted) {
+  for (const CountedUnits::Entry& e : counted.entries)
+    if (e.units > 0) quota_.give_back(e.key_id, e.month, e.units);
+}
+
+void Accounts::complete(std::vector<Waiter>& batch, bool durable) {
+  // Usually one or two loops (one per server thread): one handler each.
+  while (!batch.empty()) {
+    boost::asio::io_context* loop = batch.front().loop;
+    std::vector<Waiter> mine;
+    auto others = std::stable_partition(batch.begin(), batch.end(),
+                                        [loop](const Waiter& w) { return w.loop == loop; });
+    mine.reserve(static_cast<size_t>(others - batch.begin()));
+    for (auto it = batch.begin(); it != others; ++it) mine.push_back(std::move(*it));
+    batch.erase(batch.begin(), others);
+    boost::asio::post(*loop, [mine = std::move(mine), durable]() mutable {
+      for (Waiter& w : mine) w.wait->on_durable(durable);
+    });
+  }
 }
 
 }  // namespace toolcalc::accounts

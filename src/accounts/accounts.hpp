@@ -1,19 +1,24 @@
 #pragma once
 // AccessControl over a store: keys from an in-memory snapshot refreshed in the
-// background, per-minute rate windows, and monthly quota counters flushed to the store.
+// background, per-minute rate windows, and monthly quota counters in memory whose changes
+// are committed to the store in groups (group commit, docs/reliability.md "Counts on
+// disk"): a response that acknowledges an execution waits (without holding its thread)
+// until its count is in the store's write-ahead log.
 //
 //   auto acc = std::make_unique<accounts::Accounts>(
 //       store::open_sqlite_store(config.data_dir), config.plans, clock,
 //       std::chrono::milliseconds(config.usage_flush_interval_ms),
 //       std::chrono::milliseconds(config.key_refresh_interval_ms));
-//   acc->start();   // background refresh + flush
+//   acc->start();   // background refresh, flush and checkpoint; the committer thread
 //   …
-//   acc->stop();    // joins the thread and writes every unflushed count (also in ~Accounts)
+//   acc->stop();    // joins the threads and writes every unflushed count (also in ~Accounts)
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "accounts/access_control.hpp"
@@ -24,6 +29,10 @@
 #include "accounts/usage_history.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
+
+namespace boost::asio {
+class io_context;
+}
 
 namespace toolcalc::accounts {
 
@@ -38,12 +47,15 @@ class Accounts final : public AccessControl {
   Accounts(const Accounts&) = delete;
   Accounts& operator=(const Accounts&) = delete;
 
-  // Starts the background thread: every key_refresh_interval it reloads the keys if the
-  // store's key generation moved and forgets ended rate windows; every
-  // usage_flush_interval it writes the usage deltas. Calling it again does nothing.
+  // Starts the committer thread, which commits the counts that responses wait for, and
+  // the background thread: every key_refresh_interval it reloads the keys if the store's
+  // key generation moved and forgets ended rate windows; every usage_flush_interval it
+  // writes the usage deltas no response waits for (units given back) and checkpoints the
+  // store (AccountStore::checkpoint: what a power loss can no longer take). Calling it
+  // again does nothing.
   void start();
-  // Stops the thread and flushes the remaining usage. Idempotent; never throws (a failed
-  // final flush is reported on stderr).
+  // Stops both threads (the committer after committing what is queued) and flushes the
+  // remaining usage. Idempotent; never throws (a failed final flush is reported on stderr).
   void stop();
 
   // For `serve --dev`: issues a `tc_test_` key labelled "dev" on `plan`, revokes the older
@@ -81,9 +93,39 @@ class Accounts final : public AccessControl {
                                                int32_t end_day) override;
   void keys_changed() override;
 
+  // With a DurableWait and an event loop on this thread while the committer runs: queued
+  // for the next group commit (Waiting). Otherwise the pending usage is committed here.
+  // With acknowledge_after_commit(false): Durable at once, the units left to the next
+  // background flush.
+  Durability await_durable(const CountedUnits& counted,
+                           std::unique_ptr<DurableWait>& wait) override;
+
+  // Group commits made by the committer thread, and the responses they released (tests,
+  // docs/reliability.md).
+  uint64_t group_commits() const { return group_commits_.load(std::memory_order_relaxed); }
+  uint64_t committed_waits() const { return committed_waits_.load(std::memory_order_relaxed); }
+
+  // true (the default): await_durable waits for the units' commit. Set before start().
+  void acknowledge_after_commit(bool on) { acknowledge_after_commit_ = on; }
+
  private:
   // Drops the history older than the 13 months kept, once per month (and at start-up).
   void apply_history_retention();
+  // A response waiting for its units (await_durable), queued for a group commit.
+  struct Waiter {
+    boost::asio::io_context* loop = nullptr;  // where `wait` is told
+    CountedUnits counted;
+    std::unique_ptr<DurableWait> wait;
+  };
+  // The waiters one event-loop turn of a server thread queued: handed to the committer
+  // together once the handlers ready in that turn have run (one wake-up per turn).
+  struct Turn {
+    Accounts* owner = nullptr;
+    std::vector<Waiter> waiters;
+  };
+  static Turn& this_thread_turn();
+  void submit(std::vector<Waiter>& waiters);
+
   // One round of the background thread: refresh and evict, flush, each when due; returns
   // when the next is due.
   BackgroundLoop::TimePoint background_step(BackgroundLoop::TimePoint& next_refresh,
@@ -100,8 +142,26 @@ class Accounts final : public AccessControl {
   UsageHistory history_;
   int64_t history_month_ = -1;  // the month whose retention was applied (background thread)
 
+  void commit_loop();
+  // Gives the units of `counted` back (their commit failed: they were never acknowledged).
+  void give_back(const CountedUnits& counted);
+  // Tells every waiter of `batch` on its own event loop (one handler per loop).
+  static void complete(std::vector<Waiter>& batch, bool durable);
+
   std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
   bool flush_failing_ = false;
+  bool checkpoint_failing_ = false;  // the background thread's
+
+  // The committer: waiters queued by the server threads, committed in one transaction per
+  // batch (everything pending when the batch is taken), then released.
+  std::mutex commit_mu_;
+  std::condition_variable commit_cv_;
+  std::vector<Waiter> commit_queue_;
+  bool commit_stopping_ = false;
+  bool acknowledge_after_commit_ = true;
+  std::atomic<bool> committer_running_{false};
+  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0};
+  std::thread committer_;
 
   std::atomic<bool> stopped_{false};  // stop() flushes once
   BackgroundLoop background_;         // last: stopped before the members it uses go

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <exception>
 
 namespace toolcalc::accounts {
 
@@ -25,11 +26,32 @@ int64_t month_index_of_period(std::string_view period) {
 }
 
 void MonthlyQuota::seed(const UtcMonth& month, const std::unordered_map<int64_t, int64_t>& used) {
+  std::lock_guard lock(load_mu_);
+  seed_locked(month.index(), used);
+}
+
+void MonthlyQuota::seed_locked(int64_t month,
+                               const std::unordered_map<int64_t, int64_t>& used) const {
   for (const auto& [key_id, n] : used) {
     Shard& shard = shard_for(key_id);
     std::lock_guard lock(shard.mu);
-    shard.counts[Slot{key_id, month.index()}] = Count{n, 0};
+    shard.counts[Slot{key_id, month}] = Count{n, 0};
   }
+  loaded_.insert(month);
+  last_loaded_.store(month, std::memory_order_release);
+}
+
+void MonthlyQuota::ensure_loaded(int64_t month) const {
+  if (last_loaded_.load(std::memory_order_acquire) == month) return;
+  std::lock_guard lock(load_mu_);
+  if (loaded_.contains(month)) {
+    last_loaded_.store(month, std::memory_order_release);
+    return;
+  }
+  // Nothing of this month is in memory (it was never loaded, or evicted with nothing
+  // pending), so what the store holds is its whole count.
+  seed_locked(month,
+              loader_ ? loader_(period_of_index(month)) : std::unordered_map<int64_t, int64_t>{});
 }
 
 QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t units) {
@@ -41,6 +63,7 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t un
   r.period = text.period;
   r.resets_at = text.resets_at;
   r.retry_after_s = std::max<int64_t>(1, month.end_s - now_s);
+  ensure_loaded(month.index());
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   Count& c = shard.counts[Slot{key_id, month.index()}];
@@ -60,8 +83,11 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t un
 void MonthlyQuota::release(int64_t key_id, const QuotaReservation& reservation, int64_t units) {
   units = std::min(units, reservation.units);
   if (!reservation.allowed || reservation.unlimited || units < 1) return;
-  const int64_t month = month_index_of_period(reservation.period);
-  if (month < 0) return;
+  give_back(key_id, month_index_of_period(reservation.period), units);
+}
+
+void MonthlyQuota::give_back(int64_t key_id, int64_t month, int64_t units) {
+  if (month < 0 || units < 1) return;
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   auto it = shard.counts.find(Slot{key_id, month});
@@ -78,6 +104,7 @@ QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
   s.limit = limit;
   s.period = text.period;
   s.resets_at = text.resets_at;
+  ensure_loaded(month.index());
   Shard& shard = shard_for(key_id);
   {
     std::lock_guard lock(shard.mu);
@@ -90,6 +117,11 @@ QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
 
 int64_t MonthlyQuota::used(int64_t key_id) const {
   const int64_t month = utc_month_text(clock_.now_s()).month.index();
+  try {
+    ensure_loaded(month);
+  } catch (const std::exception&) {
+    // The store cannot say now: what memory holds (this reads, it never counts).
+  }
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
   auto it = shard.counts.find(Slot{key_id, month});
@@ -120,13 +152,23 @@ void MonthlyQuota::restore_pending(const std::vector<store::UsageDelta>& deltas)
 }
 
 void MonthlyQuota::evict_stale() {
-  const int64_t current = utc_month_of(clock_.now_s()).index();
+  const int64_t oldest_kept = utc_month_of(clock_.now_s()).index() - 1;
+  std::lock_guard load_lock(load_mu_);  // no month is loaded meanwhile
+  // A month goes only as a whole, and only when none of its entries has anything pending:
+  // loaded again, its store count is then its whole count.
+  std::set<int64_t> busy;
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mu);
-    std::erase_if(shard.counts, [&](const auto& kv) {
-      return kv.first.month < current && kv.second.pending == 0;
-    });
+    for (const auto& [slot, count] : shard.counts)
+      if (slot.month < oldest_kept && count.pending != 0) busy.insert(slot.month);
   }
+  const auto evicted = [&](int64_t month) { return month < oldest_kept && !busy.contains(month); };
+  for (Shard& shard : shards_) {
+    std::lock_guard lock(shard.mu);
+    std::erase_if(shard.counts, [&](const auto& kv) { return evicted(kv.first.month); });
+  }
+  std::erase_if(loaded_, evicted);
+  if (evicted(last_loaded_.load())) last_loaded_.store(-1);
 }
 
 }  // namespace toolcalc::accounts

@@ -3,10 +3,18 @@
 // memory (sharded, mutex-guarded, so reservations are exact under concurrency) and
 // persisted as deltas: every change is also added to the entry's `pending` count, which
 // the flusher takes and writes to the store.
+//
+// A month's counts start from what the store holds for it, read the first time the month
+// is used (at start-up for the current one; then when the clock enters another month,
+// also backwards after a clock step), so that a month is never counted from zero twice.
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -19,9 +27,15 @@ namespace toolcalc::accounts {
 
 class MonthlyQuota {
  public:
-  explicit MonthlyQuota(const Clock& clock) : clock_(clock) {}
+  // key id → units the store holds for a period ("YYYY-MM"); may throw store::StoreError.
+  using UsageLoader = std::function<std::unordered_map<int64_t, int64_t>(std::string_view)>;
 
-  // Sets the counts of `month` to what the store recorded (at start-up), nothing pending.
+  // Without a loader every month starts from zero (tests).
+  explicit MonthlyQuota(const Clock& clock, UsageLoader loader = {})
+      : clock_(clock), loader_(std::move(loader)) {}
+
+  // Sets the counts of `month` to what the store recorded, nothing pending, and marks the
+  // month loaded.
   void seed(const UtcMonth& month, const std::unordered_map<int64_t, int64_t>& used);
 
   // Takes `units` of this month's quota of `key_id` when `limit` leaves that many, else
@@ -30,6 +44,8 @@ class MonthlyQuota {
   // Returns `units` of an allowed reservation (to the month they were counted in), at
   // most the reservation's own units.
   void release(int64_t key_id, const QuotaReservation& reservation, int64_t units = 1);
+  // Returns `units` counted for `key_id` in `month` (UtcMonth::index()).
+  void give_back(int64_t key_id, int64_t month, int64_t units);
   QuotaStatus status(int64_t key_id, int64_t limit) const;
   // This month's count of `key_id` (status's `used`, without its texts).
   int64_t used(int64_t key_id) const;
@@ -39,7 +55,9 @@ class MonthlyQuota {
   std::vector<store::UsageDelta> take_pending();
   void restore_pending(const std::vector<store::UsageDelta>& deltas);
 
-  // Forgets entries of past months that have nothing pending.
+  // Forgets the months before the previous one whose entries have nothing pending (the
+  // previous month is kept for a clock stepped back across the 1st). A forgotten month is
+  // loaded from the store again if the clock ever returns to it.
   void evict_stale();
 
  private:
@@ -66,9 +84,16 @@ class MonthlyQuota {
   Shard& shard_for(int64_t key_id) const {
     return shards_[static_cast<uint64_t>(key_id) % kShards];
   }
+  // Loads `month` from the store unless it is loaded. Cheap for the month loaded last.
+  void ensure_loaded(int64_t month) const;
+  void seed_locked(int64_t month, const std::unordered_map<int64_t, int64_t>& used) const;
 
   const Clock& clock_;
+  UsageLoader loader_;
   mutable std::array<Shard, kShards> shards_;
+  mutable std::mutex load_mu_;        // one load at a time; guards loaded_
+  mutable std::set<int64_t> loaded_;  // months whose stored counts are in shards_
+  mutable std::atomic<int64_t> last_loaded_{-1};
 };
 
 // "YYYY-MM" ↔ UtcMonth::index(); parse returns -1 on a malformed period.

@@ -42,7 +42,14 @@ RateDecision RateWindows::take(std::string_view subject, int64_t limit) {
   auto it = shard.windows.find(subject);
   if (it == shard.windows.end()) it = shard.windows.emplace(std::string(subject), Window{}).first;
   Window& win = it->second;
-  if (win.start_s != w.start_s) win = Window{w.start_s, 0};
+  if (w.start_s > win.start_s) {
+    win = Window{w.start_s, 0};
+  } else if (w.start_s < win.start_s) {
+    // The wall clock was stepped back: the window moves back with it and keeps its count,
+    // so a step back never hands out a fresh window within the same real minute, and
+    // X-RateLimit-Reset stays within 60 s of the clock's now.
+    win.start_s = w.start_s;
+  }
   if (win.used >= limit) return rate_decision(w, limit, win.used, false);
   ++win.used;
   return rate_decision(w, limit, win.used, true);
@@ -56,7 +63,7 @@ RateDecision RateWindows::peek(std::string_view subject, int64_t limit) const {
     std::lock_guard lock(shard.mu);
     w = rate_window_bounds(clock_.now_ms());
     auto it = shard.windows.find(subject);
-    if (it != shard.windows.end() && it->second.start_s == w.start_s) used = it->second.used;
+    if (it != shard.windows.end() && it->second.start_s >= w.start_s) used = it->second.used;
   }
   return rate_decision(w, limit, used, used < limit);
 }
@@ -65,7 +72,7 @@ void RateWindows::evict_stale() {
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mu);
     const WindowBounds w = rate_window_bounds(clock_.now_ms());
-    std::erase_if(shard.windows, [&](const auto& kv) { return kv.second.start_s != w.start_s; });
+    std::erase_if(shard.windows, [&](const auto& kv) { return kv.second.start_s < w.start_s; });
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Per-minute rate limit: fixed 60 s windows aligned to the clock
 // (start = ⌊now/60⌋·60), one counter per subject. Counters live in sharded, mutex-guarded
-// maps, so N simultaneous calls against limit L allow exactly L.
+// maps, so N simultaneous calls against limit L allow exactly L. A window never starts
+// afresh because the clock went back (see take).
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -34,7 +35,8 @@ class RateWindows {
   // The current window's state, using nothing.
   RateDecision peek(std::string_view subject, int64_t limit) const;
 
-  // Forgets windows that have ended, so memory holds only subjects seen this minute.
+  // Forgets windows that have ended, so memory holds only subjects seen this minute (and
+  // those of a window the clock was stepped back from, until they are used or end).
   void evict_stale();
   size_t tracked_subjects() const;
 

@@ -20,6 +20,9 @@ struct AccessLogEntry {
   int64_t latency_us = 0;
 };
 
+// The buffer's batches go out whole with one write(2), or their lines are dropped whole
+// and counted when the log's disk is full (the serve command writes them through
+// core/line_writer.hpp).
 class AccessLog {
  public:
   explicit AccessLog(LineBuffer* sink) : sink_(sink) {}  // nullptr: disabled

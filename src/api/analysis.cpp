@@ -180,14 +180,20 @@ void Service::start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job) {
   if (ctx.done && analyses_ && loop) {
     auto held = std::make_shared<Context>(ctx);
     auto finish = [this, held, job] {
-      try {
-        finish_analysis(*held, *job);
-      } catch (const std::exception& e) {
-        log::error("internal error", {{"request_id", held->res.request_id}, {"error", e.what()}});
-        held->fail(internal_error());
+      bool ended;
+      {
+        // The units given back here, and those kept, are the request's own (a 200 waits
+        // in end_request for their group commit).
+        accounts::CountingScope scope(held->counted);
+        try {
+          finish_analysis(*held, *job);
+        } catch (const std::exception& e) {
+          log::error("internal error", {{"request_id", held->res.request_id}, {"error", e.what()}});
+          held->fail(internal_error());
+        }
+        ended = end_request(*held);
       }
-      end_request(*held);
-      held->done();
+      if (ended) held->done();
     };
     if (analyses_->submit(work, *loop, finish)) {
       ctx.deferred = true;

@@ -97,8 +97,11 @@ std::string render_llms_txt(const catalog::Registry& registry, std::string_view 
        "\"message\", \"field\"}}` where `field` names the input at fault and `message` the "
        "bound it breaks. `POST " +
        base +
-       "/v1/{domain}/{slug}/sweep` runs a tool over a range of one input. Discovery needs no "
-       "key. Agents that speak the Model Context Protocol can use the Streamable HTTP "
+       "/v1/{domain}/{slug}/sweep` runs a tool over a range of one input; `/tolerance` (same "
+       "path) gives each output's worst case, RSS and Monte Carlo spread for toleranced "
+       "inputs, and `/solve` finds the value of one input that gives a target output. "
+       "Discovery needs no key. Agents that speak the Model Context Protocol can use the "
+       "Streamable HTTP "
        "endpoint `" +
        base + "/mcp` instead, where each tool is named `{domain}_{slug}`.\n\n";
   s += "## API\n\n";

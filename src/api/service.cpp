@@ -108,7 +108,8 @@ const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& too
 }
 
 // The pipeline of every request, written once (docs/architecture.md, "A request's path"):
-//   answer_uncounted → identify_caller → rate step → dispatch → end_request.
+//   answer_uncounted → identify_caller → rate step → dispatch → end_request (a 200 that
+//   counted quota units waits there until they are durable) → send.
 // The rate step is the one that may wait on a shared store: with a store that answers
 // asynchronously on this thread, the request is moved to the heap and resumes when the
 // reply arrives; otherwise it is taken at once.
@@ -125,10 +126,7 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
   run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx) || answer_admin(ctx); });
-  if (answered) {
-    end_request(ctx);
-    return true;
-  }
+  if (answered) return end_request(ctx);  // counted nothing: ends now
   identify_caller(ctx);
   ctx.done = std::move(done);
 
@@ -136,10 +134,17 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
     auto held = std::make_shared<Context>(ctx);
     accounts::AccessControl::RateStepDone resume = [this, held](accounts::RateStep&& step,
                                                                 std::exception_ptr failure) {
-      if (after_rate_step(*held, std::move(step), failure)) held->done();
+      bool ended;
+      {
+        accounts::CountingScope scope(held->counted);
+        ended = after_rate_step(*held, std::move(step), failure);
+      }
+      if (ended) held->done();
     };
     if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
   }
+  // Whatever the request counts from here on is recorded in ctx.counted.
+  accounts::CountingScope scope(ctx.counted);
   accounts::RateStep step;
   std::exception_ptr failure;
   try {
@@ -168,9 +173,26 @@ bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
     dispatch(ctx);
   });
   if (ctx.deferred) return false;
-  end_request(ctx);
-  return true;
+  return end_request(ctx);
 }
+
+// A request whose 200 waits for its counts' group commit: the context moves here (the
+// transport keeps the request and response alive until `done`).
+class Service::FinishWhenDurable final : public accounts::DurableWait {
+ public:
+  FinishWhenDurable(Service& service, Context&& context)
+      : ctx(std::move(context)), service_(service) {}
+
+  void on_durable(bool durable) override {
+    service_.send(ctx, durable);
+    ctx.done();
+  }
+
+  Context ctx;
+
+ private:
+  Service& service_;
+};
 
 template <typename Step>
 void Service::run_or_answer_failure(Context& ctx, Step&& step) {
@@ -187,6 +209,7 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
 }
 
 accounts::QuotaReservation Service::reserve_units(Context& ctx, int64_t units) {
+  accounts::CountingScope scope(ctx.counted);
   accounts::QuotaReservation reservation = access_.reserve_quota(ctx.caller, units);
   ctx.note_quota(reservation);
   return reservation;
@@ -194,14 +217,43 @@ accounts::QuotaReservation Service::reserve_units(Context& ctx, int64_t units) {
 
 void Service::release_units(Context& ctx, const accounts::QuotaReservation& reservation,
                             int64_t units) {
+  accounts::CountingScope scope(ctx.counted);
   access_.release_quota(ctx.caller, reservation, units);
   ctx.note_released(units);
 }
 
-void Service::end_request(Context& ctx) {
+bool Service::end_request(Context& ctx) {
   // A quota unit reserved with the rate unit but not used (the request failed before
   // running its tool) goes back.
-  if (ctx.early_quota) release_units(ctx, *ctx.early_quota, 1);
+  if (ctx.early_quota) {
+    release_units(ctx, *ctx.early_quota, 1);
+    ctx.early_quota.reset();
+  }
+  // docs/reliability.md, "Counts on disk": a response that acknowledges counted units (a
+  // 200 that kept quota units) is sent only once they are durable.
+  if (ctx.res.status != 200 || ctx.counted.empty()) {
+    send(ctx, true);
+    return true;
+  }
+  std::unique_ptr<accounts::DurableWait> wait;
+  FinishWhenDurable* finisher = nullptr;
+  if (ctx.done) wait.reset(finisher = new FinishWhenDurable(*this, std::move(ctx)));
+  Context& c = finisher ? finisher->ctx : ctx;
+  const accounts::Durability d = access_.await_durable(c.counted, wait);
+  if (d == accounts::Durability::Waiting) return false;  // `wait` was taken
+  send(c, d == accounts::Durability::Durable);
+  if (finisher) ctx.done = std::move(c.done);  // the caller calls it
+  return true;
+}
+
+void Service::send(Context& ctx, bool durable) {
+  if (!durable) {
+    // The units could not be stored (the AccessControl gave them back): answered as a
+    // store outage, fail closed, as if they had never been counted.
+    ctx.note_released(ctx.counted.total());
+    ctx.units_kept = 0;
+    answer_store_unavailable(ctx);
+  }
   record_tool_usage(ctx);
   // A counted response that neither read nor used the month (discovery with a key, an
   // early refusal on the embedded store) reports it as it stands.
@@ -218,7 +270,8 @@ void Service::end_request(Context& ctx) {
 // The usage history (GET /v1/usage) counts what a key's requests to a tool ended with:
 // execute and sweep paths by their status, MCP tool calls by their tool result. Requests
 // naming no tool (an unknown slug, an MCP call refused before its tool was read) are not
-// counted.
+// counted. Recorded once the status is final (after the group commit): it is written with
+// the next commit.
 void Service::record_tool_usage(Context& ctx) {
   if (ctx.auth_status != accounts::AuthStatus::Ok || ctx.caller.anonymous) return;
   const RouteKind kind = ctx.route.kind;
@@ -227,7 +280,7 @@ void Service::record_tool_usage(Context& ctx) {
       kind == RouteKind::Solve)
     status = ctx.res.status;
   else if (kind == RouteKind::Mcp)
-    status = ctx.tool_status;
+    status = ctx.store_unavailable ? ctx.res.status : ctx.tool_status;
   if (status == 0) return;
   const catalog::ToolDescriptor* tool = ctx.tool;
   if (!tool && kind != RouteKind::Mcp) {

@@ -96,9 +96,16 @@ class Service {
   bool answer_uncounted(Context& ctx);  // true: answered, nothing else to do
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
-  // False when a handler deferred the request (it ends later, calling ctx.done).
+  // False when the request has not ended yet: a handler deferred it, or its 200 waits for
+  // its counts' group commit; ctx.done is called once it has.
   bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
-  void end_request(Context& ctx);
+  // Gives back an unused early unit, then sends the answer (send) once what the request
+  // counted is durable: true when sent now; false when ctx.done (taken) is called later.
+  bool end_request(Context& ctx);
+  // The request's last step: the usage history, the headers, the metrics and the access
+  // log. `durable` false: its counts could not be stored, the answer becomes 503.
+  void send(Context& ctx, bool durable);
+  class FinishWhenDurable;
   // Quota units reserved and given back for a request, noted on it for the RateLimit
   // header's month (ServiceContext::month).
   accounts::QuotaReservation reserve_units(Context& ctx, int64_t units);

@@ -47,6 +47,10 @@ struct ServiceContext {
   // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
+  // The quota units this request counted (recorded by the AccessControl while the
+  // pipeline's CountingScope is open): a 200 that holds some is sent once they are
+  // durable (Service::finish).
+  accounts::CountedUnits counted;
   // Service::handle_async's `done` (empty for handle()): a request that finishes later, on
   // its event loop, calls it. `deferred`: a handler handed the request to such a later
   // step (an analysis on the pool), which ends it; the pipeline then leaves it alone.

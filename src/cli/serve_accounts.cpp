@@ -18,9 +18,11 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
     return std::make_unique<accounts::SharedAccounts>(
         store::open_redis_store(o), store::open_redis_counters(o), config.plans, clock, refresh);
   }
-  return std::make_unique<accounts::Accounts>(
+  auto embedded = std::make_unique<accounts::Accounts>(
       store::open_sqlite_store(config.data_dir), config.plans, clock,
       std::chrono::milliseconds(config.usage_flush_interval_ms), refresh);
+  embedded->acknowledge_after_commit(config.acknowledge_after_commit);
+  return embedded;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "cli/service_config.hpp"
 #include "cli/store_factory.hpp"
 #include "core/line_buffer.hpp"
+#include "core/line_writer.hpp"
 #include "core/log.hpp"
 #include "http/server.hpp"
 
@@ -85,12 +86,14 @@ void serve(const ServeFlags& flags) {
   // printed.
   std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
   // The access log writes to stdout's descriptor directly, in batches of whole lines
-  // (core/line_buffer.hpp). stdout's own buffer is flushed before serving starts, so the
+  // (core/line_buffer.hpp), each batch with one write(2) that leaves only whole lines in
+  // the file, its lines dropped whole and counted when the disk is full
+  // (core/line_writer.hpp). stdout's own buffer is flushed before serving starts, so the
   // two never mix; operational messages go to stderr (core/log.hpp).
   std::optional<LineBuffer> access_lines;
   if (config.access_log)
     access_lines.emplace(
-        write_to_fd(STDOUT_FILENO),
+        [](std::string_view lines) { stdout_lines().write(lines); },
         LineBuffer::Options{static_cast<size_t>(config.access_log_buffer_kb) * 1024,
                             std::chrono::milliseconds(config.access_log_flush_ms)});
   SystemClock clock;

@@ -72,6 +72,7 @@ constexpr Setting kSettings[] = {
     {"store", "timeout_ms", Kind::Integer},
     {"store", "data_dir", Kind::String},
     {"store", "flush_interval_ms", Kind::Integer},
+    {"store", "acknowledge_after_commit", Kind::Boolean},
     {"store", "key_refresh_ms", Kind::Integer},
     {"alerts", "check_interval_ms", Kind::Integer},
     {"alerts", "retry_initial_ms", Kind::Integer},
@@ -332,6 +333,12 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "store", "timeout_ms", config.redis_timeout_ms, 10, 60'000);
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
     read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
+    if (const toml::node* n = s->get("acknowledge_after_commit")) {
+      const auto v = n->value<bool>();
+      if (!v)
+        throw std::runtime_error("config: store.acknowledge_after_commit must be true or false");
+      config.acknowledge_after_commit = *v;
+    }
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
   }
   if (const toml::table* s = root["alerts"].as_table()) {

@@ -43,7 +43,13 @@ struct ServiceConfig {
   std::string redis_password;            // overrides the URL's password when not empty
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";
-  int usage_flush_interval_ms = 1000;  // at most this much usage is lost on kill -9
+  // Checkpoints and given-back units this often: at most this much usage is lost on power
+  // loss; kill -9 loses none (group commit, docs/reliability.md).
+  int usage_flush_interval_ms = 1000;
+  // Embedded store: a 200 is sent once its count is committed (group commit). false sends
+  // it at once and leaves the count to the next flush (a kill -9 may then lose up to
+  // flush_interval_ms of counts): the bench's before/after, and an operator's choice.
+  bool acknowledge_after_commit = true;
   int key_refresh_interval_ms = 1000;  // CLI key changes reach a running server within this
   // [alerts]: quota alert webhooks (accounts/quota_alerts.hpp)
   int alerts_check_interval_ms = 1000;      // usage is compared with the thresholds this often

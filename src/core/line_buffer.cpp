@@ -1,8 +1,5 @@
 #include "core/line_buffer.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <utility>
 
 namespace toolcalc {
@@ -74,17 +71,6 @@ void LineBuffer::stop() {
   stop_cv_.notify_all();
   if (flusher_.joinable()) flusher_.join();
   flush();
-}
-
-LineBuffer::Writer write_to_fd(int fd) {
-  return [fd](std::string_view text) {
-    for (std::size_t done = 0; done < text.size();) {
-      const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      done += static_cast<std::size_t>(n);
-    }
-  };
 }
 
 }  // namespace toolcalc

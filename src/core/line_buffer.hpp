@@ -6,7 +6,8 @@
 // with is one function, the `Writer`, called with whole lines only and never from two
 // threads at once: where a line may go (a file, a pipe, a full disk) is its business.
 //
-//   LineBuffer lines(write_to_fd(STDOUT_FILENO), {64 * 1024, std::chrono::milliseconds(1000)});
+//   LineBuffer lines([](std::string_view l) { stdout_lines().write(l); },  // line_writer.hpp
+//                    {64 * 1024, std::chrono::milliseconds(1000)});
 //   lines.start();          // the interval flush
 //   lines.append(line);     // "…\n", from any thread
 //   lines.stop();           // writes what is left: no line lost on an orderly stop
@@ -81,10 +82,5 @@ class LineBuffer {
   std::atomic<bool> stopped_{false};
   std::thread flusher_;
 };
-
-// The Writer that write(2)s to a file descriptor until every byte is out (EINTR and short
-// writes retried); a failed write drops the rest of that batch: a log line is not worth
-// failing or stalling a request.
-LineBuffer::Writer write_to_fd(int fd);
 
 }  // namespace toolcalc

@@ -1,14 +1,12 @@
 #include "core/log.hpp"
 
-#include <unistd.h>
-
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <string>
 
 #include "core/json_writer.hpp"
+#include "core/line_writer.hpp"
 
 namespace toolcalc::log {
 namespace {
@@ -62,8 +60,8 @@ bool enabled(Level level) {
   return static_cast<int>(level) >= min_level.load(std::memory_order_relaxed);
 }
 
-void write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
-  if (!enabled(level)) return;
+bool write(Level level, std::string_view msg, std::initializer_list<Field> fields) {
+  if (!enabled(level)) return true;
   std::string line;
   line.reserve(128 + msg.size());
   JsonWriter w(line);
@@ -72,13 +70,9 @@ void write(Level level, std::string_view msg, std::initializer_list<Field> field
   for (const auto& f : fields) w.field(f.key, f.value);
   w.end_object();
   line += '\n';
-  // One write(2) per line: whole lines, never interleaved with another thread's.
-  for (size_t done = 0; done < line.size();) {
-    const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // stderr gone or full: a log line is not worth failing a request
-    done += static_cast<size_t>(n);
-  }
+  // One write(2) per line: whole lines, never interleaved with another thread's, dropped
+  // whole when stderr's disk is full (core/line_writer.hpp).
+  return stderr_lines().write(line);
 }
 
 }  // namespace toolcalc::log

@@ -21,7 +21,9 @@ bool enabled(Level level);
 // "debug", "info", "warn", "error" (--log-level, server.log_level); nullopt otherwise.
 std::optional<Level> parse_level(std::string_view name);
 
-void write(Level level, std::string_view msg, std::initializer_list<Field> fields = {});
+// False when the line could not be written (dropped whole: core/line_writer.hpp); true
+// when written or below the minimum level.
+bool write(Level level, std::string_view msg, std::initializer_list<Field> fields = {});
 
 inline void error(std::string_view msg, std::initializer_list<Field> fields = {}) {
   write(Level::Error, msg, fields);

@@ -49,4 +49,8 @@ LabeledCounter limit_refusals{"toolcalc_limit_refusals_total",
 Counter analysis_samples{"toolcalc_analysis_samples_total",
                          "Tool evaluations run by analyses (tolerance and solve requests)."};
 
+Counter log_lines_dropped{"toolcalc_log_lines_dropped_total",
+                          "Access-log and operational-log lines dropped whole because they could "
+                          "not be written (the log's disk full)."};
+
 }  // namespace toolcalc::metrics

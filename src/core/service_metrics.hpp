@@ -33,4 +33,8 @@ inline constexpr size_t kQuotaRefusal = 1;
 // times it ran a tool's compute.
 extern Counter analysis_samples;
 
+// core/: log lines (access log and operational log) dropped whole because they could not
+// be written (a full disk): core/line_writer.hpp.
+extern Counter log_lines_dropped;
+
 }  // namespace toolcalc::metrics

@@ -1,5 +1,9 @@
 #include "http/server.hpp"
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
@@ -16,6 +20,7 @@
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
 #include "core/service_metrics.hpp"
+#include "http/response_writer.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
@@ -36,12 +41,24 @@ void log_escaped_exception(std::exception_ptr e) {
   }
 }
 
+int open_spare_fd() {
+  return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+bool out_of_descriptors(const boost::system::error_code& ec) {
+  return ec == net::error::no_descriptors ||
+         ec == boost::system::errc::too_many_files_open_in_system;
+}
 // The most connections taken from the accept queue at one wake-up: the listen backlog
 // (max_listen_connections, the kernel's somaxconn, 4096 on current kernels), so one
 // wake-up can empty it, while a flood of new connections cannot hold the thread forever.
 constexpr int kAcceptBatch = 4096;
 
 }  // namespace
+
+Worker::~Worker() {
+  if (spare_fd >= 0) ::close(spare_fd);
+}
 
 struct Server::Impl {
   SharedState shared;
@@ -73,7 +90,10 @@ struct Server::Impl {
       if (shared.stopping.load()) co_return;
       if (aec) {
         if (aec == net::error::operation_aborted) co_return;
-        // EMFILE and friends: back off briefly rather than spin.
+        // Out of descriptors: the connections waiting in the backlog are answered 503 with
+        // the spare descriptor, one at a time, instead of hanging there until their
+        // clients give up. Anything else (or no spare): back off briefly rather than spin.
+        if (out_of_descriptors(aec) && shed_one(worker)) continue;
         net::steady_timer pause(worker.ioc, std::chrono::milliseconds(50));
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
@@ -88,9 +108,42 @@ struct Server::Impl {
     }
   }
 
+  // Accepts one waiting connection with the spare descriptor, answers it 503 SERVER_BUSY
+  // and closes it. False when there was no spare or no connection waiting.
+  bool shed_one(Worker& worker) {
+    if (worker.spare_fd < 0) worker.spare_fd = open_spare_fd();
+    if (worker.spare_fd < 0) return false;
+    ::close(worker.spare_fd);
+    const int fd =
+        ::accept4(worker.acceptor->native_handle(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd >= 0) {
+      if (!worker.shedding)
+        log::warn("out of file descriptors: answering new connections 503 until some close");
+      worker.shedding = true;
+      ++worker.shed;
+      metrics::connections_refused.inc();
+      const api::Response r = shared.service.transport_error(
+          {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}}, "");
+      std::string out;
+      write_response(out, r, 11, false);
+      // A fresh socket's send buffer takes the whole answer; a client that is gone or
+      // slow loses it, which costs nothing here.
+      (void)::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::shutdown(fd, SHUT_WR);
+      ::close(fd);
+    }
+    worker.spare_fd = open_spare_fd();
+    return fd >= 0;
+  }
+
   // A session for an accepted connection, or 503 SERVER_BUSY over the cap.
   void admit(Worker& worker, tcp::socket socket) {
     metrics::connections_accepted.inc();
+    if (worker.shedding) {
+      worker.shedding = false;
+      log::warn("accepting connections again", {{"shed_connections", std::to_string(worker.shed)}});
+      worker.shed = 0;
+    }
     if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
       shared.open_connections.fetch_sub(1);
       metrics::connections_refused.inc();
@@ -148,6 +201,7 @@ void Server::bind() {
     ::setsockopt(worker->acceptor->native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     worker->acceptor->bind(endpoint);
     worker->acceptor->listen(net::socket_base::max_listen_connections);
+    worker->spare_fd = open_spare_fd();
     port = worker->acceptor->local_endpoint().port();  // port 0 → the one the kernel chose
     impl_->workers.push_back(std::move(worker));
   }

@@ -32,6 +32,13 @@ struct Worker {
   net::io_context ioc{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::optional<tcp::acceptor> acceptor;
   std::list<SessionHandle*> sessions;  // touched only on this worker's thread
+  // A descriptor held in reserve (/dev/null): when accept fails because the process is
+  // out of descriptors, it is closed to accept one waiting connection, answer it 503 and
+  // close it, then taken again (server.cpp, shed_one). -1 when it could not be reopened.
+  int spare_fd = -1;
+  bool shedding = false;  // out of descriptors since the last accept that worked
+  uint64_t shed = 0;      // connections answered 503 for want of a descriptor, this episode
+  ~Worker();
 };
 
 // How often a worker looks for sessions past their deadline: timeouts fire at most this

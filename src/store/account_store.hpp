@@ -148,10 +148,17 @@ class AccountStore {
   virtual std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) = 0;
 
   // Adds every usage delta and history delta in one transaction: either all are recorded
-  // or none (and it throws).
+  // or none (and it throws). When it returns the deltas survive the process being killed;
+  // a power loss may take those added since the last checkpoint() (the embedded store
+  // commits to its write-ahead log without an fsync).
   virtual void add_usage(const std::vector<UsageDelta>& deltas,
                          const std::vector<HistoryDelta>& history) = 0;
   void add_usage(const std::vector<UsageDelta>& deltas) { add_usage(deltas, {}); }
+
+  // Makes everything added so far survive a power loss too (the embedded store: a WAL
+  // checkpoint, which syncs the log and the database file). Cheap when nothing was added
+  // since the last one; a no-op for stores that need none. Throws StoreError.
+  virtual void checkpoint() {}
 
   // The history of `key_id` on days [first_day, end_day), ordered by day, tool, metric.
   virtual std::vector<HistoryRow> load_history(int64_t key_id, int32_t first_day,
@@ -171,9 +178,10 @@ class AccountStore {
   virtual void finish_alert(const QuotaAlert& alert, AlertOutcome outcome, int64_t at_s) = 0;
 };
 
-// The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL), creating `data_dir` and the
-// schema when missing. Safe to share between threads; several processes (a server and
-// `toolcalc keys`) may open the same file. Throws StoreError.
+// The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL, synchronous = NORMAL, no
+// automatic checkpoint: checkpoint() makes them, off the path of commits), creating
+// `data_dir` and the schema when missing. Safe to share between threads; several
+// processes (a server and `toolcalc keys`) may open the same file. Throws StoreError.
 std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir);
 
 // The database file open_sqlite_store uses for `data_dir`.

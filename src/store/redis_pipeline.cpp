@@ -63,6 +63,7 @@ class Pipeline {
           sending_.swap(out_);
           out_.clear();
           awaiting_ += unsent_;
+          sent_.push_back({unsent_, std::chrono::steady_clock::now()});
           unsent_ = 0;
           metrics::store_round_trips.inc();
           auto [ec, n] = co_await net::async_write(socket_, net::buffer(sending_), use_tuple);
@@ -164,6 +165,7 @@ class Pipeline {
       used += r.used;
       reply.error_reply = r.status == resp::ParseStatus::ErrorReply;
       --awaiting_;
+      if (--sent_.front().commands == 0) sent_.pop_front();
       PipelineDone done = std::move(waiters_.front());
       waiters_.pop_front();
       done(std::move(reply));  // may queue a new command (call): the loop sends it
@@ -179,6 +181,7 @@ class Pipeline {
     in_.clear();
     out_.clear();
     awaiting_ = unsent_ = 0;
+    sent_.clear();
     std::deque<PipelineDone> failed;
     failed.swap(waiters_);
     running_ = false;
@@ -194,20 +197,29 @@ class Pipeline {
     return "no reply within " + std::to_string(client_.options().command_timeout_ms) + " ms";
   }
 
-  // Closes the connection when nothing has arrived for a whole timeout while commands wait
-  // (the pending read or write then fails). One timer per timeout period, not per command.
+  // Closes the connection (the pending read or write then fails, and every waiting command
+  // with it) once the oldest command sent has waited a whole timeout for its reply, so that
+  // no request waits longer than timeout_ms; before anything is sent (connecting), once
+  // nothing has happened for a whole timeout. One timer at a time, set for the oldest
+  // command's deadline, not one per command.
   void arm_watchdog(int timeout_ms = 0) {
     if (watchdog_armed_) return;
     if (timeout_ms == 0) timeout_ms = client_.options().command_timeout_ms;
+    const auto timeout = std::chrono::milliseconds(timeout_ms);
     watchdog_armed_ = true;
     const uint64_t progress_at_arm = progress_;
     const uint64_t generation = watchdog_generation_;
-    watchdog_.expires_after(std::chrono::milliseconds(timeout_ms));
+    watchdog_.expires_at(sent_.empty() ? std::chrono::steady_clock::now() + timeout
+                                       : sent_.front().at + timeout);
     watchdog_.async_wait([this, progress_at_arm, generation](const boost::system::error_code& ec) {
       if (ec || generation != watchdog_generation_) return;  // stopped (maybe re-armed since)
       watchdog_armed_ = false;
       if (!running_) return;
-      if (progress_ == progress_at_arm) {
+      const auto command_timeout = std::chrono::milliseconds(client_.options().command_timeout_ms);
+      const bool late =
+          sent_.empty() ? progress_ == progress_at_arm
+                        : std::chrono::steady_clock::now() >= sent_.front().at + command_timeout;
+      if (late) {
         timed_out_ = true;
         boost::system::error_code ignored;
         socket_.close(ignored);
@@ -238,7 +250,12 @@ class Pipeline {
   std::size_t unsent_ = 0;            // commands in out_
   std::size_t awaiting_ = 0;          // commands written, reply not yet read
   std::deque<PipelineDone> waiters_;  // awaiting_ + unsent_, oldest first
-  std::string setup_error_;           // AUTH or SELECT refused
+  struct Sent {
+    std::size_t commands;  // of this write still awaiting their reply
+    std::chrono::steady_clock::time_point at;
+  };
+  std::deque<Sent> sent_;    // the writes of the awaiting_ commands, oldest first
+  std::string setup_error_;  // AUTH or SELECT refused
   std::array<char, 16 * 1024> read_buffer_{};
 };
 

@@ -1,8 +1,11 @@
 // The embedded AccountStore: one SQLite database in WAL mode under the data directory.
-// One connection per process, serialised by a mutex (the server touches it only from its
-// background thread and at start-up, so the mutex is never on the request path).
+// One connection per process for reads and writes, serialised by a mutex (the server
+// writes from its committer and background threads, never from a request's thread; it
+// reads from a request's thread only when the clock enters a month not loaded yet), and a
+// second one for checkpoints, so that their fsyncs never hold up a commit.
 #include <sqlite3.h>
 
+#include <memory>
 #include <mutex>
 #include <system_error>
 #include <utility>
@@ -225,9 +228,13 @@ Database& configure(Database& db) {
   // The setting is stored in the file, so every later connection uses it too.
   if (db.query_text("PRAGMA journal_mode = WAL") != "wal")
     db.fail("cannot switch the database to WAL mode");
-  // FULL: a commit is on disk when it returns, so a usage flush survives a power loss too;
-  // it costs one fsync per flush (by default once a second).
-  db.exec("PRAGMA synchronous = FULL");
+  // NORMAL: a commit is in the write-ahead log when it returns, without an fsync, so it
+  // survives the process being killed; the log is synced by each checkpoint, which the
+  // server makes in the background every flush interval (docs/reliability.md, "Counts on
+  // disk"), and the last connection to close. No automatic checkpoint: it would sync on
+  // the committing thread every 1000 pages.
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA wal_autocheckpoint = 0");
   db.exec("PRAGMA foreign_keys = ON");
 
   Transaction tx(db, Transaction::Write);
@@ -285,7 +292,8 @@ QuotaAlert read_alert(const Statement::Use& row) {
 class SqliteAccountStore final : public AccountStore {
  public:
   explicit SqliteAccountStore(const std::filesystem::path& file)
-      : db_(file),
+      : file_(file),
+        db_(file),
         insert_key_(configure(db_),
                     "INSERT INTO api_keys(prefix, key_hash, label, plan, created_at, "
                     "rate_per_minute, monthly_quota, webhook_url, webhook_secret) "
@@ -479,6 +487,21 @@ class SqliteAccountStore final : public AccountStore {
     tx.commit();
   }
 
+  void checkpoint() override {
+    std::lock_guard lock(checkpoint_mu_);
+    if (!checkpointer_) {
+      checkpointer_ = std::make_unique<Database>(file_);
+      // The syncs of a checkpoint are made at this connection's level: NORMAL syncs the
+      // log before copying it and the database file after.
+      checkpointer_->exec("PRAGMA synchronous = NORMAL");
+    }
+    // PASSIVE: copies what no reader still needs, never waits for readers or writers; a
+    // checkpoint with nothing new to copy syncs nothing.
+    const int rc = sqlite3_wal_checkpoint_v2(checkpointer_->handle(), nullptr,
+                                             SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) checkpointer_->fail("checkpoint");
+  }
+
   std::vector<HistoryRow> load_history(int64_t key_id, int32_t first_day,
                                        int32_t end_day) override {
     std::lock_guard lock(mu_);
@@ -559,11 +582,14 @@ class SqliteAccountStore final : public AccountStore {
     use.step();
   }
 
+  std::filesystem::path file_;
   std::mutex mu_;
   Database db_;  // declared before the statements: they are finalised before it closes
   Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
       list_keys_, usage_, add_usage_, rotate_, update_, add_history_, history_, drop_history_,
       create_alert_, due_alerts_, lease_alert_, finish_alert_;
+  std::mutex checkpoint_mu_;
+  std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
 };
 
 }  // namespace

@@ -100,8 +100,9 @@ class RedisServer:
 
     DATABASES = 4096  # one per data directory of the suite (support.store_config)
 
-    def __init__(self, directory=None):
+    def __init__(self, directory=None, extra_args=()):
         self.binary = ensure_installed()
+        self.extra_args = list(extra_args)  # more redis-server options
         self._tmp = None if directory else tempfile.TemporaryDirectory(prefix="toolcalc-redis-")
         self.dir = Path(directory or self._tmp.name)
         self.port = free_port()
@@ -118,7 +119,8 @@ class RedisServer:
         args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.dir), "--appendonly", "yes", "--appendfsync", "everysec",
                 "--save", "", "--daemonize", "no", "--databases", str(self.DATABASES),
-                "--loglevel", "warning", "--logfile", str(self.dir / "redis.log")]
+                "--loglevel", "warning", "--logfile", str(self.dir / "redis.log")
+                ] + self.extra_args
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:

@@ -333,19 +333,30 @@ def test_server_output_never_shows_a_key(api):
         assert key[12:] not in output
 
 
-def test_usage_survives_kill_9_after_the_flush_interval(start_server, tmp_path, config_file):
+def test_usage_survives_kill_9_right_after_the_answers(start_server, tmp_path, config_file):
     data = tmp_path / "kill9"
     key = create_key(data, config_file, "big", label="kill9")
     s = start_server(data_dir=data)
     c = Client(s, {"main": key}, accounts=True)
     for _ in range(3):
         check_success(c.post(BATTERY, BATTERY_DEFAULTS), True)
+    # Analyses finish later, on the analysis pool: their 200s wait for the commit too.
+    divider = "/v1/electronics/voltage-divider"
+    inputs = {"vin_v": 12, "r1_ohm": 10000, "r2_ohm": 10000}
+    tol = c.post(divider + "/tolerance", {"inputs": inputs, "samples": 2500,
+                                          "tolerances": {"r1_ohm": {"pct": 1},
+                                                         "r2_ohm": {"pct": 1}}})
+    assert tol.status_code == 200, tol.text
+    assert tol.json()["result"]["evaluations"] == 2509  # 3 units
+    solve = c.post(divider + "/solve", {"inputs": inputs, "vary": "r2_ohm",
+                                        "target": {"output": "vout_v", "value": 3.3}})
+    assert solve.status_code == 200, solve.text  # 1 unit
     c.session.close()
-    time.sleep(1.6)  # the default flush interval is 1 s
+    # No wait for a flush: each 200 was sent once its count was in the store.
     s.proc.send_signal(signal.SIGKILL)
     s.proc.wait(timeout=10)
     s2 = start_server(data_dir=data)
     c2 = Client(s2, {"main": key}, accounts=True)
-    assert c2.get("/v1/me", key=key).json()["result"]["quota"]["used"] == 3
+    assert c2.get("/v1/me", key=key).json()["result"]["quota"]["used"] == 3 + 3 + 1
     c2.session.close()
     assert s2.stop() == 0

@@ -48,6 +48,8 @@ def test_every_tool_with_endpoint_purpose_inputs_and_outputs(api):
     text = r.text
     lines = text.split("\n")
     assert lines[0] == "# toolcalc" and lines[1] == ""
+    # The analysis endpoints are named beside the sweep.
+    assert "/v1/{domain}/{slug}/sweep`" in text and "`/tolerance`" in text and "`/solve`" in text
     tools = api.get("/v1/tools?limit=100").json()["result"]["items"]
     domains = api.get("/v1/domains").json()["result"]["items"]
     live = [d for d in domains if d["live"] > 0]

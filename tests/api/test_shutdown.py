@@ -15,7 +15,9 @@ connection, so that each request's fate is known exactly:
 After SIGTERM: in-flight requests are answered (with Connection: close), new connections
 are refused while the server drains, the process exits 0 within shutdown_grace_s, and the
 quota used (GET /v1/me after a restart, and `toolcalc keys list`) equals exactly the 200s
-received. After kill -9 the quota used is within the flush interval of the 200s received.
+received. After kill -9 nothing acknowledged is lost: a 200 is sent only once its count is
+in the store (the embedded store's group commit; Redis counts before it replies), so the
+quota used is at least the 200s received, and at most that plus the requests in flight.
 """
 import json
 import signal
@@ -277,27 +279,18 @@ def test_sigterm_during_load_loses_nothing(tmp_path):
     assert used == received
 
 
-KILL_FLUSH_MS = 200
-# The units lost by kill -9 are those counted since the last committed flush. Flushes start
-# every flush_interval_ms, and each takes the time of one SQLite commit with
-# synchronous = FULL (an fsync): when the kill falls just before a commit, the loss covers
-# the interval plus that flush's duration (plus the previous one's when a flush took
-# longer than the interval). The slack allows for fsyncs of up to ~250 ms on a busy disk.
-FLUSH_SLACK_S = 0.5
+KILL_FLUSH_MS = 1000  # the default: it no longer bounds what a kill can lose
 
 
-def test_kill_9_during_load_loses_at_most_the_flush_interval(tmp_path):
+def test_kill_9_during_load_loses_no_acknowledged_execution(tmp_path):
     cfg, data, key, server = setup_server(tmp_path, flush_ms=KILL_FLUSH_MS)
-    timeline = []  # (time.monotonic(), 200s received so far), every ~5 ms
     try:
         clients = start_clients(server.port, key)
-        t_end = time.monotonic() + LOAD_BEFORE_STOP_S
-        while time.monotonic() < t_end:
-            timeline.append((time.monotonic(), sum(c.ok for c in clients)))
-            time.sleep(0.005)
-        t_kill = time.monotonic()
+        t_start = time.monotonic()
+        time.sleep(LOAD_BEFORE_STOP_S)
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait(timeout=10)
+        load_s = time.monotonic() - t_start
         for c in clients:
             c.join(timeout=15)
             assert not c.is_alive()
@@ -306,23 +299,16 @@ def test_kill_9_during_load_loses_at_most_the_flush_interval(tmp_path):
     errors = [e for c in clients for e in c.errors]
     assert errors == [], errors
     received = sum(c.ok for c in clients)
+    # A client whose request died with the process reconnects; while the process exits, a
+    # connection may still be taken into a closing backlog and reset: never read, never
+    # counted. Only the request of the connection alive at the kill may have been counted.
+    in_flight = sum(min(1, c.unanswered + len(c.truncated)) for c in clients)
     used = quota_used_after_restart(data, cfg, key)
     listed = keys_list_used(data, cfg, key)
     assert listed == used
-    # Lower bound: every 200 received up to (kill - flush interval - slack) is in the
-    # database. Upper bound: a request in flight at the kill may have been counted (and
-    # flushed) without its response arriving; each client has at most one in flight.
-    window_s = KILL_FLUSH_MS / 1000 + FLUSH_SLACK_S
-    floor = max([n for t, n in timeline if t <= t_kill - window_s] or [0])
-    load_s = t_kill - timeline[0][0]
-    rate = received / load_s
-    lost = received - used
-    # the database holds every 200 received up to this long before the kill
-    covered = [t for t, n in timeline if n <= used]
-    lost_ms = (t_kill - max(covered)) * 1000 if covered else float("inf")
-    print(f"kill -9 after {load_s:.2f} s at {rate:.0f} 200s/s: {received} received, "
-          f"{used} used after restart, lost {lost} = the last {lost_ms:.0f} ms of traffic "
-          f"(allowed: {window_s * 1000:.0f} ms, floor {floor}); truncated "
-          f"{sum(len(c.truncated) for c in clients)}, unanswered "
-          f"{sum(c.unanswered for c in clients)}")
-    assert floor <= used <= received + CLIENTS, (floor, used, received)
+    print(f"kill -9 after {load_s:.2f} s at {received / load_s:.0f} 200s/s: {received} "
+          f"received, {used} used after restart, lost {max(0, received - used)}; "
+          f"{in_flight} in flight at the kill (unanswered or truncated)")
+    # Every 200 received is counted; a request in flight at the kill may have been counted
+    # without its answer arriving (each client has at most one).
+    assert received <= used <= received + in_flight, (received, used, in_flight)

@@ -1,9 +1,10 @@
 // The MCP endpoint seen by a second client: the MCP Inspector's CLI mode
 // (@modelcontextprotocol/inspector-cli, the program `mcp-inspector --cli` runs), one
 // process per call as a person would type it, against a real `toolcalc serve`. It lists
-// the tools, calls every one with its first worked example (or its defaults), and reads
-// the errors: an invalid argument (a tool result with isError), an unknown tool (JSON-RPC
-// -32602) and a call without a key (HTTP 401).
+// the tools, calls every catalog tool with its first worked example (or its defaults) and
+// the two analysis tools (tolerance_analysis, solve_for_input), and reads the errors: an
+// invalid argument (a tool result with isError), an analysis refused, an unknown tool
+// (JSON-RPC -32602) and a call without a key (HTTP 401).
 //
 // Run: TOOLCALC_BIN=/abs/path/toolcalc node --test tests/node/   (make mcp-test)
 import assert from 'node:assert/strict';
@@ -122,6 +123,41 @@ test('the inspector lists every tool and calls each one, with the REST results',
     }
   };
   await Promise.all(Array.from({ length: Math.min(2, cpus().length) }, worker));
+});
+
+test('the inspector calls tolerance_analysis and solve_for_input, with the REST results', async () => {
+  const listed = JSON.parse((await inspector(['--method', 'tools/list'])).stdout).tools.map((t) => t.name);
+  assert.ok(listed.includes('tolerance_analysis') && listed.includes('solve_for_input'), listed.join());
+  const inputs = { vin_v: 12, r1_ohm: 10000, r2_ohm: 10000 };
+  const bodies = {
+    tolerance_analysis: ['/tolerance', { inputs, samples: 500, distribution: 'uniform',
+                                        tolerances: { r1_ohm: { pct: 1 }, r2_ohm: { pct: 1 } } }],
+    solve_for_input: ['/solve', { inputs, vary: 'r2_ohm', target: { output: 'vout_v', value: 3.3 } }],
+  };
+  for (const [name, [path, body]] of Object.entries(bodies)) {
+    const r = await inspector(['--method', 'tools/call', '--tool-name', name,
+                               ...toolArgs({ tool: 'electronics_voltage-divider', ...body })]);
+    assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+    const result = JSON.parse(r.stdout);
+    assert.notEqual(result.isError, true, `${name}: ${r.stdout}`);
+    const reference = await rest('POST', `/v1/electronics/voltage-divider${path}`, body);
+    assert.equal(reference.status, 200, JSON.stringify(reference.json));
+    assert.deepEqual(result.structuredContent, reference.json.result, name);
+  }
+  // R2 = 10 kΩ·(3.3/(12 − 3.3)) = 3793.10 Ω puts 3.3 V out: the solution the inspector read.
+  const solved = JSON.parse((await inspector(['--method', 'tools/call', '--tool-name', 'solve_for_input',
+    ...toolArgs({ tool: 'electronics_voltage-divider', ...bodies.solve_for_input[1] })])).stdout);
+  assert.ok(Math.abs(solved.structuredContent.solutions[0].value - 3793.1034) < 0.001,
+            JSON.stringify(solved.structuredContent.solutions[0]));
+
+  // A tolerance that leaves the input's bounds: a tool result marked isError, naming it.
+  const refused = await inspector(['--method', 'tools/call', '--tool-name', 'tolerance_analysis',
+    ...toolArgs({ tool: 'electronics_voltage-divider', inputs: { vin_v: 1000, r1_ohm: 1000, r2_ohm: 1000 },
+                  tolerances: { vin_v: { pct: 5 } } })]);
+  assert.equal(refused.code, 0, refused.stderr);
+  const error = JSON.parse(refused.stdout);
+  assert.equal(error.isError, true, refused.stdout);
+  assert.equal(error._meta['toolcalc/error'].field, 'tolerances.vin_v');
 });
 
 test('the inspector reads the errors', async () => {

@@ -59,7 +59,8 @@ ToolDescriptor descriptor() {
       choice_input({.key = "e_series",
                     .label = "Preferred-value series",
                     .help = "IEC 60063 series to round the resistors to: E12 (10 % parts), E24 "
-                            "(5 %) or E96 (1 %).",
+                            "(5 %) or E96 (1 %); each resistor takes the value nearest on a "
+                            "logarithmic scale (the smaller ratio, as the series are spaced).",
                     .options = {"E12", "E24", "E96"},
                     .default_value = "E96",
                     .required = false}),
@@ -78,11 +79,11 @@ ToolDescriptor descriptor() {
                      .unit = "Ω",
                      .precision = 4}),
       number_output({.key = "series_e_ohm",
-                     .label = "Nearest preferred series resistor",
+                     .label = "Nearest preferred series resistor (log scale)",
                      .unit = "Ω",
                      .precision = 4}),
       number_output({.key = "shunt_e_ohm",
-                     .label = "Nearest preferred shunt resistor",
+                     .label = "Nearest preferred shunt resistor (log scale)",
                      .unit = "Ω",
                      .precision = 4}),
       number_output({.key = "e_attenuation_db",

@@ -312,7 +312,8 @@ ToolDescriptor descriptor() {
       choice_input({.key = "e_series",
                     .label = "Preferred-value series",
                     .help = "IEC 60063 series to draw the pair from: E12 (10 % parts), E24 (5 %) "
-                            "or E96 (1 %).",
+                            "or E96 (1 %). Nearest means the smallest error on a logarithmic "
+                            "scale (the ratio to the target), as the series are spaced.",
                     .options = {"E12", "E24", "E96"},
                     .default_value = "E24",
                     .required = false}),

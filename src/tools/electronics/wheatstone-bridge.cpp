@@ -19,11 +19,17 @@ using namespace catalog;
 // linear gauge law ΔR/R = GF·ε no longer describes any gauge.
 constexpr double kMaxRelativeChange = 0.5;
 
+// Outputs under 10 nV are reported as a balanced bridge (0): the Johnson noise of a 1 kΩ arm
+// at room temperature is about 4 nV/√Hz (Horowitz & Hill, The Art of Electronics, 3rd ed.,
+// §8.1.1), so no instrument tells such a difference from balance, and 10 nV is the smallest
+// output that output_uv still shows with three significant digits.
+constexpr double kBalanceResolutionV = 10e-9;
+
 ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "wheatstone-bridge";
   t.domain = "electronics";
-  t.version = "1.0.0";
+  t.version = "1.1.0";
   t.name = "Wheatstone Bridge";
   t.description =
       "Output voltage of a Wheatstone bridge from its excitation and four arm resistances (or "
@@ -136,8 +142,10 @@ ToolDescriptor descriptor() {
                      .unit = "mV",
                      .precision = 4,
                      .small_values_in = "output_uv"}),
-      number_output(
-          {.key = "output_uv", .label = "Output voltage, in µV", .unit = "µV", .precision = 4}),
+      number_output({.key = "output_uv",
+                     .label = "Output voltage, in µV (0 when under 0.01 µV: balanced)",
+                     .unit = "µV",
+                     .precision = 4}),
       number_output({.key = "output_mv_per_v",
                      .label = "Output per volt of excitation",
                      .unit = "mV/V",
@@ -239,7 +247,8 @@ ComputeResult compute(const Inputs& in) {
   }
   // V(left) − V(right) = V·(R2/(R1+R2) − R4/(R3+R4)), written over a common denominator so
   // that a balanced bridge (R1·R4 = R2·R3) gives exactly 0.
-  const double ratio = (r2 * r3 - r1 * r4) / ((r1 + r2) * (r3 + r4));
+  double ratio = (r2 * r3 - r1 * r4) / ((r1 + r2) * (r3 + r4));
+  if (std::abs(v * ratio) < kBalanceResolutionV) ratio = 0;
   const double out_v = v * ratio;
   const double r4_balance = r2 * r3 / r1;
   const double load = (r1 + r2) * (r3 + r4) / (r1 + r2 + r3 + r4);

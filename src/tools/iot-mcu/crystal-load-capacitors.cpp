@@ -62,7 +62,9 @@ ToolDescriptor descriptor() {
       choice_input({.key = "capacitor_series",
                     .label = "Standard-value series",
                     .help = "IEC 60063 series of the capacitors you can buy: E12 (the usual C0G "
-                            "values 10, 12, 15, 18, 22, 27 pF …) or E24.",
+                            "values 10, 12, 15, 18, 22, 27 pF …) or E24. The value taken is the "
+                            "closest in picofarads (not on a log scale), which keeps the load "
+                            "error smallest.",
                     .options = {"E12", "E24"},
                     .default_value = "E12",
                     .required = false}),
@@ -71,7 +73,7 @@ ToolDescriptor descriptor() {
       number_output(
           {.key = "capacitor_pf", .label = "Load capacitor C1 = C2", .unit = "pF", .precision = 2}),
       number_output({.key = "standard_capacitor_pf",
-                     .label = "Nearest standard value",
+                     .label = "Nearest standard value (closest in pF)",
                      .unit = "pF",
                      .precision = 1}),
       number_output({.key = "load_with_standard_pf",

@@ -31,17 +31,9 @@ monthly_quota = 3
 rate_per_minute = 100000
 """
 
-# What a test could not check against this server, printed at the end of the run.
-NOT_RUN = []
-
-
 def pytest_report_header(config):
     return [f"toolcalc binary: {support.BIN}"]
 
-
-def pytest_terminal_summary(terminalreporter):
-    for line in NOT_RUN:
-        terminalreporter.write_line(f"NOT RUN: {line}")
 
 
 @pytest.fixture(scope="session")

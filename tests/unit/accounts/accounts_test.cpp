@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
 #include <thread>
 #include <vector>
 
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
+#include "core/event_loop.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
@@ -348,4 +351,218 @@ TEST(Accounts, DatabaseHoldsNoPlaintextKey) {
   const std::string bytes = accounts::testing::all_bytes_under(tmp.path());
   EXPECT_EQ(bytes.find(dev.substr(12)), std::string::npos);
   EXPECT_EQ(bytes.find(live.substr(12)), std::string::npos);
+}
+
+// --- group commit (docs/reliability.md, "Counts on disk") ----------------------------------
+
+namespace {
+
+// Records what the committer told it, on the thread that ran the loop.
+struct RecordedWait final : DurableWait {
+  explicit RecordedWait(std::vector<bool>& told) : told(told) {}
+  void on_durable(bool durable) override { told.push_back(durable); }
+  std::vector<bool>& told;
+};
+
+}  // namespace
+
+TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  // No background flush during the test: only a group commit can write the units.
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  boost::asio::io_context loop;
+  auto busy = boost::asio::make_work_guard(loop);  // as a server's loop: never out of work
+  const EventLoopScope scope(loop);
+  std::vector<bool> told;
+  // Three responses of one turn of the loop: one group, one commit.
+  for (int i = 0; i < 3; ++i) {
+    CountedUnits counted;
+    {
+      const CountingScope counting(counted);
+      ASSERT_TRUE(acc->reserve_quota(caller, 2).allowed);
+      acc->release_quota(caller, acc->reserve_quota(caller, 1), 1);  // given back: not counted
+    }
+    EXPECT_EQ(counted.total(), 2);
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
+    EXPECT_EQ(wait, nullptr);  // taken
+  }
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // nothing written before the turn ends
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (told.size() < 3 && std::chrono::steady_clock::now() < deadline)
+    loop.run_one_for(milliseconds(100));
+  EXPECT_EQ(told, (std::vector<bool>{true, true, true}));
+  // Told only once the units are in the database, by one transaction for the three.
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 6);
+  EXPECT_EQ(acc->group_commits(), 1u);
+  EXPECT_EQ(acc->committed_waits(), 3u);
+  acc->stop();
+}
+
+TEST(Accounts, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  CountedUnits counted;
+  {
+    const CountingScope counting(counted);
+    acc->reserve_quota(caller, 1);
+  }
+  std::vector<bool> told;
+  std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+  EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
+  EXPECT_NE(wait, nullptr);  // not taken: the caller goes on at once
+  EXPECT_TRUE(told.empty());
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
+  CountedUnits nothing;
+  EXPECT_EQ(acc->await_durable(nothing, wait), Durability::Durable);
+  acc->stop();
+}
+
+// acknowledge_after_commit(false): the response goes on at once and its units wait for the
+// background flush (the behaviour before group commit, for the bench's comparison).
+TEST(Accounts, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->acknowledge_after_commit(false);
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  CountedUnits counted;
+  {
+    const CountingScope counting(counted);
+    acc->reserve_quota(caller, 1);
+  }
+  std::vector<bool> told;
+  std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+  EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
+  EXPECT_NE(wait, nullptr);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // not yet written
+  acc->flush_usage();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
+  acc->stop();
+}
+
+namespace {
+
+// An embedded store whose writes fail while `full` is set (a full disk).
+class FailingStore final : public store::AccountStore {
+ public:
+  FailingStore(std::unique_ptr<store::AccountStore> inner, std::atomic<bool>& full)
+      : inner_(std::move(inner)), full_(full) {}
+  std::optional<int64_t> create_key(const store::NewKey& k) override {
+    return inner_->create_key(k);
+  }
+  store::RevokeOutcome revoke_key(std::string_view p, int64_t t) override {
+    return inner_->revoke_key(p, t);
+  }
+  int64_t key_generation() override { return inner_->key_generation(); }
+  store::KeySet load_keys() override { return inner_->load_keys(); }
+  std::vector<store::KeyWithUsage> list_keys(std::string_view p) override {
+    return inner_->list_keys(p);
+  }
+  std::unordered_map<int64_t, int64_t> load_usage(std::string_view p) override {
+    return inner_->load_usage(p);
+  }
+  store::ChangeOutcome rotate_key(std::string_view p, std::string_view h, int64_t t) override {
+    return inner_->rotate_key(p, h, t);
+  }
+  store::ChangeOutcome update_key(std::string_view p, const store::KeyUpdate& u) override {
+    return inner_->update_key(p, u);
+  }
+  void add_usage(const std::vector<store::UsageDelta>& d,
+                 const std::vector<store::HistoryDelta>& h) override {
+    if (full_) throw store::StoreError("database or disk is full");
+    inner_->add_usage(d, h);
+  }
+  std::vector<store::HistoryRow> load_history(int64_t k, int32_t first, int32_t end) override {
+    return inner_->load_history(k, first, end);
+  }
+  void drop_history_before(int32_t day) override { inner_->drop_history_before(day); }
+  bool create_alert(const store::QuotaAlert& a) override { return inner_->create_alert(a); }
+  std::vector<store::QuotaAlert> lease_due_alerts(int64_t now_s, int64_t until_s,
+                                                  size_t limit) override {
+    return inner_->lease_due_alerts(now_s, until_s, limit);
+  }
+  void finish_alert(const store::QuotaAlert& a, store::AlertOutcome o, int64_t at_s) override {
+    inner_->finish_alert(a, o, at_s);
+  }
+
+ private:
+  std::unique_ptr<store::AccountStore> inner_;
+  std::atomic<bool>& full_;
+};
+
+}  // namespace
+
+TEST(Accounts, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "tiny");  // quota 2
+  std::atomic<bool> full{true};
+  Accounts acc(std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()), full),
+               test_plans(), clock, milliseconds(60'000), milliseconds(60'000));
+  acc.start();
+  const Caller caller = acc.authenticate(bearer(key), "x").caller;
+  boost::asio::io_context loop;
+  auto busy = boost::asio::make_work_guard(loop);  // as a server's loop: never out of work
+  const EventLoopScope scope(loop);
+  std::vector<bool> told;
+  auto one_response = [&] {
+    CountedUnits counted;
+    {
+      const CountingScope counting(counted);
+      EXPECT_TRUE(acc.reserve_quota(caller, 1).allowed);
+    }
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    EXPECT_EQ(acc.await_durable(counted, wait), Durability::Waiting);
+    const size_t before = told.size();
+    while (told.size() == before) loop.run_one_for(milliseconds(100));
+  };
+  one_response();
+  EXPECT_EQ(told.back(), false);
+  EXPECT_EQ(acc.quota_status(caller).used, 0);  // given back: the quota is whole again
+  full = false;
+  one_response();
+  EXPECT_EQ(told.back(), true);
+  one_response();
+  EXPECT_EQ(told.back(), true);
+  EXPECT_EQ(acc.quota_status(caller).used, 2);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 2);  // the failed unit was never written
+  acc.stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 2);
+}
+
+TEST(Accounts, AMonthReenteredByAClockStepStartsFromTheStoredCount) {
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 10, 31, 23, 59));
+  const std::string key = cli_create(tmp.path(), "tiny");  // quota 2
+  {
+    auto acc = open_accounts(tmp.path(), clock);
+    const Caller caller = acc->authenticate(bearer(key), "x").caller;
+    EXPECT_TRUE(acc->reserve_quota(caller, 2).allowed);
+  }  // stopped: October's 2 units are stored
+  clock.set_ms(utc_ms(2026, 11, 1, 0, 1));
+  auto acc = open_accounts(tmp.path(), clock);  // loads November only
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  EXPECT_TRUE(acc->reserve_quota(caller, 1).allowed);   // the quota reset on the 1st
+  clock.set_ms(utc_ms(2026, 10, 31, 23, 30));           // the clock stepped back into October
+  EXPECT_FALSE(acc->reserve_quota(caller, 1).allowed);  // still used up: read from the store
+  EXPECT_EQ(acc->quota_status(caller).used, 2);
+  clock.set_ms(utc_ms(2026, 11, 1, 0, 2));
+  EXPECT_EQ(acc->quota_status(caller).used, 1);  // November kept its count: reset once only
+  acc->stop();
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-10"), 2);
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
 }

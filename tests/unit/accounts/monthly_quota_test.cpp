@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -122,17 +125,30 @@ TEST(MonthlyQuota, PendingDeltasAreTakenOnceAndRestoredOnFailure) {
   EXPECT_EQ(quota.status(3, 100).used, 43);
 }
 
-TEST(MonthlyQuota, PastMonthsAreEvictedOnceFlushed) {
+TEST(MonthlyQuota, MonthsBeforeThePreviousOneAreEvictedOnceFlushedThenLoadedAgain) {
   ManualClock clock(utc_ms(2026, 6, 30, 23, 59));
-  MonthlyQuota quota(clock);
+  std::vector<std::string> loads;
+  std::unordered_map<int64_t, int64_t> stored;  // June, as the store would hold it
+  MonthlyQuota quota(clock, [&](std::string_view period) {
+    loads.emplace_back(period);
+    return period == "2026-06" ? stored : std::unordered_map<int64_t, int64_t>{};
+  });
   quota.reserve(3, 100);
+  EXPECT_EQ(loads, (std::vector<std::string>{"2026-06"}));
   clock.set_ms(utc_ms(2026, 7, 1, 0, 1));
   quota.reserve(3, 100);
-  quota.evict_stale();  // June still has a pending unit: kept
+  EXPECT_EQ(loads, (std::vector<std::string>{"2026-06", "2026-07"}));
+  quota.evict_stale();  // June is the previous month: kept
+  clock.set_ms(utc_ms(2026, 8, 2));
+  quota.evict_stale();  // June has a pending unit: kept
   auto pending = quota.take_pending();
   ASSERT_EQ(pending.size(), 2u);
-  quota.evict_stale();
-  quota.restore_pending({});
+  stored[3] = 1;                             // what the flush wrote
+  quota.evict_stale();                       // June goes; July is the previous month
+  clock.set_ms(utc_ms(2026, 6, 30, 23, 0));  // the clock stepped back into June
+  EXPECT_EQ(quota.status(3, 100).used, 1);   // loaded again, not counted from zero
+  EXPECT_EQ(loads.back(), "2026-06");
+  clock.set_ms(utc_ms(2026, 7, 1, 0, 1));
   EXPECT_EQ(quota.status(3, 100).used, 1);
   EXPECT_EQ(quota.status(3, 100).period, "2026-07");
 }

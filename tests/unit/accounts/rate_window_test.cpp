@@ -82,6 +82,23 @@ TEST(RateWindows, EndedWindowsAreEvicted) {
   EXPECT_EQ(rates.tracked_subjects(), 1u);
 }
 
+TEST(RateWindows, AClockSteppedBackKeepsTheCountAndATruthfulReset) {
+  ManualClock clock(kMinute + 30'000);
+  RateWindows rates(clock);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(rates.take("key:1", 5).allowed);
+  EXPECT_FALSE(rates.take("key:1", 5).allowed);
+  clock.advance_ms(-3'600'000);  // back an hour
+  RateDecision d = rates.take("key:1", 5);
+  EXPECT_FALSE(d.allowed);  // no fresh window within the same real minute
+  EXPECT_EQ(d.reset_epoch_s, (kMinute - 3'600'000) / 1000 + 60);  // the clock's minute ends
+  EXPECT_LE(d.retry_after_s, 60);
+  EXPECT_EQ(rates.peek("key:1", 5).remaining, 0);
+  rates.evict_stale();
+  EXPECT_EQ(rates.tracked_subjects(), 1u);
+  clock.advance_ms(60'000);  // the stepped-back minute ends: a new window
+  EXPECT_TRUE(rates.take("key:1", 5).allowed);
+}
+
 TEST(RateWindows, ExactUnderConcurrency) {
   ManualClock clock(kMinute + 5'000);
   RateWindows rates(clock);

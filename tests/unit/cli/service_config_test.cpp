@@ -36,6 +36,7 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(c.port, 8080);
   EXPECT_EQ(c.max_connections, 4096u);
   EXPECT_EQ(c.usage_flush_interval_ms, 1000);
+  EXPECT_TRUE(c.acknowledge_after_commit);
   EXPECT_EQ(c.data_dir, "var");
   EXPECT_TRUE(c.access_log);
   EXPECT_EQ(c.analysis_threads, 1);
@@ -72,6 +73,7 @@ listen = "127.0.0.1:9000"
 threads = 3
 [store]
 flush_interval_ms = 250
+acknowledge_after_commit = false
 [plans.free]
 rate_per_minute = 10
 [plans.team]
@@ -82,6 +84,7 @@ monthly_quota = 250000
   EXPECT_EQ(c.port, 9000);
   EXPECT_EQ(c.threads, 3);
   EXPECT_EQ(c.usage_flush_interval_ms, 250);
+  EXPECT_FALSE(c.acknowledge_after_commit);
   EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 10);
   EXPECT_EQ(*accounts::find_plan(c.plans, "free")->monthly_quota, 1000);  // kept
   EXPECT_EQ(*accounts::find_plan(c.plans, "team")->monthly_quota, 250000);

@@ -40,6 +40,8 @@ TEST(AttenuatorPad, DescriptorTable) {
   EXPECT_EQ(d.domain, "electronics");
   EXPECT_EQ(d.version, "1.0.0");
   EXPECT_FALSE(d.standard.has_value());
+  // The help says how "nearest" is measured (on a log scale, as the docs page does).
+  EXPECT_NE(d.inputs[3].help->find("logarithmic scale"), std::string::npos);
   tool_test::expect_inputs(d, {
                                   {"attenuation_db", InputType::Number, "dB", 0.1, 60, 0.1, 6.0},
                                   {"impedance_ohm", InputType::Number, "Ω", 10, 10000, 1, 50.0},

@@ -3,6 +3,7 @@
 // random valid inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -41,6 +42,10 @@ TEST(CrystalLoadCapacitors, DescriptorMatchesDocPage) {
   EXPECT_EQ(d.domain, "iot-mcu");
   EXPECT_EQ(d.version, "1.0.0");
   EXPECT_FALSE(d.standard.has_value());
+  // The help says how "nearest" is measured (in picofarads, as the docs page does).
+  const auto& series = *std::find_if(d.inputs.begin(), d.inputs.end(),
+                                     [](const auto& i) { return i.key == "capacitor_series"; });
+  EXPECT_NE(series.help->find("closest in picofarads"), std::string::npos);
   tool_test::expect_inputs(
       d, {
              {"load_capacitance_pf", InputType::Number, "pF", 3, 50, 0.1, 12.0},

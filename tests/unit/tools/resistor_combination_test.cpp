@@ -3,6 +3,7 @@
 // brute-force search over random targets, and the 422 case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -45,6 +46,10 @@ TEST(ResistorCombination, DescriptorTable) {
   EXPECT_EQ(d.domain, "electronics");
   EXPECT_EQ(d.version, "1.0.0");
   EXPECT_FALSE(d.standard.has_value());
+  // The help says how "nearest" is measured (on a log scale, as the docs page does).
+  const auto& series = *std::find_if(d.inputs.begin(), d.inputs.end(),
+                                     [](const auto& i) { return i.key == "e_series"; });
+  EXPECT_NE(series.help->find("logarithmic scale"), std::string::npos);
   tool_test::expect_inputs(d, {
                                   {"r1_ohm", InputType::Number, "Ω", 1, 10000000, 1, 1000.0},
                                   {"r2_ohm", InputType::Number, "Ω", 1, 10000000, 1, 2200.0},

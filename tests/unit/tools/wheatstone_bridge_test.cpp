@@ -58,7 +58,7 @@ TEST(WheatstoneBridge, DescriptorTable) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "wheatstone-bridge");
   EXPECT_EQ(d.domain, "electronics");
-  EXPECT_EQ(d.version, "1.0.0");
+  EXPECT_EQ(d.version, "1.1.0");
   EXPECT_FALSE(d.standard.has_value());
   tool_test::expect_inputs(
       d, {
@@ -152,7 +152,8 @@ TEST(WheatstoneBridge, BalanceOverRandomInputs) {
     const auto out = outputs(resistors(v, r1, r2, r3, r4));
     // The two dividers, written out directly.
     const double expected = v * (r2 / (r1 + r2) - r4 / (r3 + r4));
-    ASSERT_NEAR(out.number("output_mv") / 1e3, expected, 1e-12 * v);
+    // Under 10 nV the bridge is reported balanced (NearBalanceIsReportedAsBalanced).
+    ASSERT_NEAR(out.number("output_mv") / 1e3, expected, std::fmax(1e-12 * v, 10e-9));
     ASSERT_NEAR(out.number("excitation_current_ma") / 1e3, v / (r1 + r2) + v / (r3 + r4),
                 1e-12 * (v / (r1 + r2) + v / (r3 + r4)));
     // Raising R4 (the bottom of the right divider) raises the right node, so the output falls.
@@ -167,6 +168,24 @@ TEST(WheatstoneBridge, BalanceOverRandomInputs) {
       ASSERT_NEAR(outputs(resistors(v, r1, r2, r3, balance)).number("output_mv"), 0, 1e-9 * v);
     }
   }
+}
+
+// Near balance the difference can be any small number; under 10 nV (below a 1 kΩ arm's
+// Johnson noise, and the least output_uv shows with three digits) it is reported as 0. These
+// inputs printed −0.0029 µV and 0.0033 µV (two significant digits) in version 1.0.0.
+TEST(WheatstoneBridge, NearBalanceIsReportedAsBalanced) {
+  for (const std::string& body :
+       {resistors(0.1, 1.2893579562459505, 1e7, 1, 1e7),
+        resistors(0.245, 7170847.43, 1, 7926527.48, 1), resistors(10, 1, 1e7, 1.0000001, 1e7)}) {
+    const auto out = outputs(body);
+    EXPECT_EQ(out.number("output_uv"), 0) << body;
+    EXPECT_EQ(out.number("output_mv"), 0) << body;
+    EXPECT_EQ(out.number("output_mv_per_v"), 0) << body;
+  }
+  // 10 nV and more keep their value: R1 1 Ω, R2 = R4 = 10 MΩ, R3 1.011 Ω at 10 V is
+  // 10·(1e7·1.011 − 1e7)/((1e7 + 1)(1.011 + 1e7)) V ≈ 0.011 µV.
+  const auto just_over = outputs(resistors(10, 1, 1e7, 1.011, 1e7));
+  EXPECT_NEAR(just_over.number("output_uv"), 0.011, 0.0001);
 }
 
 TEST(WheatstoneBridge, ExcessiveGaugeChangeIsRefused) {
