@@ -1,5 +1,6 @@
 #include "api/analysis_pool.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <boost/asio/io_context.hpp>
@@ -11,15 +12,19 @@
 namespace toolcalc::api {
 namespace {
 
-// setpriority on a thread id changes that thread alone (Linux keeps a nice value per
-// thread); raising it needs no privilege. A failure leaves the thread at its priority.
+// sched_setscheduler(0, …) changes the calling thread alone; moving to SCHED_IDLE needs no
+// privilege (sched(7)). Where it is refused (a seccomp profile, another kernel), the thread
+// raises its nice value instead (setpriority on a thread id also changes that thread
+// alone); if that fails too, it keeps the process's priority and the analyses still run.
 void lower_own_priority() {
+  sched_param none{};
+  if (::sched_setscheduler(0, SCHED_IDLE, &none) == 0) return;
   const pid_t tid = ::gettid();
   errno = 0;
   const int current = ::getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
   if (current == -1 && errno != 0) return;
   ::setpriority(PRIO_PROCESS, static_cast<id_t>(tid),
-                std::min(current + kAnalysisNiceIncrement, 19));
+                std::min(current + kAnalysisFallbackNiceIncrement, 19));
 }
 
 }  // namespace

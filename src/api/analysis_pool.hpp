@@ -9,11 +9,13 @@
 // answers 503 SERVER_BUSY), so a flood of analyses costs memory for a fixed number of
 // them, never more.
 //
-// Lower priority: each pool thread raises its own nice value by kAnalysisNiceIncrement
-// (capped at 19) when it starts, so that when the cores are busy the scheduler gives the
-// I/O threads (short requests, nice 0) the CPU first and an analysis takes what is left:
-// a core shared by an I/O thread and an analysis thread would otherwise be split evenly,
-// and execute's tail latency would carry half of every analysis (docs/analysis.md).
+// Lowest priority: each pool thread moves itself to Linux's SCHED_IDLE policy when it
+// starts, so that an I/O thread (short requests, SCHED_OTHER) that wakes on a core where an
+// analysis runs takes that core at once, and an analysis gets the CPU the requests leave.
+// A core shared by an I/O thread and an analysis thread would otherwise be split evenly,
+// and execute's tail latency would carry half of every analysis; a raised nice value alone
+// (weight 110 against 1024) still let a running analysis hold the core for a scheduler
+// slice, and execute's p99 beside analyses stayed above 5 ms (docs/analysis.md).
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -27,9 +29,9 @@ class io_context;
 
 namespace toolcalc::api {
 
-// Linux's nice 10 weighs 110 against nice 0's 1024 in the CFS scheduler: about a tenth of
-// a contended core.
-inline constexpr int kAnalysisNiceIncrement = 10;
+// Where SCHED_IDLE is refused, a pool thread raises its nice value by this much (capped at
+// 19) instead: nice 10 weighs 110 against nice 0's 1024, about a tenth of a contended core.
+inline constexpr int kAnalysisFallbackNiceIncrement = 10;
 
 class AnalysisPool {
  public:

@@ -17,7 +17,7 @@
 #include <mutex>
 #include <thread>
 
-#include <sys/resource.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "api/analysis_pool.hpp"
@@ -227,29 +227,22 @@ TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
   EXPECT_FALSE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));
 }
 
-// The pool's threads run below the I/O threads: nice raised by kAnalysisNiceIncrement (up to
-// 19) from the creating thread's, while the creating thread keeps its own.
-TEST(AnalysisPool, ThreadsRunAtALowerPriorityThanTheirCreator) {
-  errno = 0;
-  const int own = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
-  ASSERT_EQ(errno, 0);
+// The pool's threads run below the I/O threads: SCHED_IDLE, which Linux lets any thread take
+// for itself, while the creating thread keeps its own policy.
+TEST(AnalysisPool, ThreadsRunUnderTheIdlePolicyAndTheirCreatorDoesNot) {
+  const int own = ::sched_getscheduler(0);
+  ASSERT_EQ(own, SCHED_OTHER);
   boost::asio::io_context loop;
   api::AnalysisPool pool(2, 4);
   std::promise<int> first, second;
   std::atomic<int> finished{0};
-  auto nice_of_this_thread = [] {
-    errno = 0;
-    const int nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()));
-    return errno == 0 ? nice : -100;
-  };
   ASSERT_TRUE(
-      pool.submit([&] { first.set_value(nice_of_this_thread()); }, loop, [&] { ++finished; }));
+      pool.submit([&] { first.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }));
   ASSERT_TRUE(
-      pool.submit([&] { second.set_value(nice_of_this_thread()); }, loop, [&] { ++finished; }));
-  const int expected = std::min(own + api::kAnalysisNiceIncrement, 19);
-  EXPECT_EQ(first.get_future().get(), expected);
-  EXPECT_EQ(second.get_future().get(), expected);
-  EXPECT_EQ(::getpriority(PRIO_PROCESS, static_cast<id_t>(::gettid())), own);
+      pool.submit([&] { second.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }));
+  EXPECT_EQ(first.get_future().get(), SCHED_IDLE);
+  EXPECT_EQ(second.get_future().get(), SCHED_IDLE);
+  EXPECT_EQ(::sched_getscheduler(0), own);
   pool.stop();
 }
 
