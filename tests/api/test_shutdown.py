@@ -29,6 +29,7 @@ import pytest
 import requests
 
 import support
+from raw_http import Conn, Truncated, Unanswered
 from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, NO_KEYS_REASON, Server,
                      create_key, http_request, run_cli)
 
@@ -55,60 +56,6 @@ monthly_quota = 100000000
 BODY = json.dumps(BATTERY_DEFAULTS).encode()
 
 
-class Truncated(Exception):
-    pass
-
-
-class Unanswered(Exception):
-    pass
-
-
-class Conn:
-    """One keep-alive connection, one request at a time."""
-
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=15)
-        self.sock.settimeout(15)
-        self.buf = b""
-
-    def close(self):
-        self.sock.close()
-
-    def _recv(self):
-        try:
-            chunk = self.sock.recv(65536)
-        except (ConnectionResetError, BrokenPipeError):
-            chunk = b""
-        if not chunk:
-            if self.buf:
-                raise Truncated(self.buf)
-            raise Unanswered()
-        self.buf += chunk
-
-    def exchange(self, request):
-        """(status, headers, body) of the complete response to `request`."""
-        try:
-            self.sock.sendall(request)
-        except (ConnectionResetError, BrokenPipeError):
-            raise Unanswered()
-        while b"\r\n\r\n" not in self.buf:
-            self._recv()
-        head, rest = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split(" ")[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        n = int(headers["content-length"])
-        while len(self.buf) - len(head) - 4 < n:
-            self._recv()
-        body = self.buf[len(head) + 4:len(head) + 4 + n]
-        self.buf = self.buf[len(head) + 4 + n:]
-        assert self.buf == b"", "bytes after the response to a single request"
-        return status, headers, body
-
-
 class LoadClient(threading.Thread):
     """Executes in a loop on keep-alive connections until connections are refused."""
 
@@ -128,7 +75,7 @@ class LoadClient(threading.Thread):
     def run(self):
         while time.monotonic() < self.hard_stop:
             try:
-                conn = Conn(self.port)
+                conn = Conn(self.port, timeout=15)
             except (ConnectionRefusedError, ConnectionResetError):
                 # refused, or reset during the handshake by a listening socket closing
                 self.refused_at = time.monotonic()
@@ -140,6 +87,7 @@ class LoadClient(threading.Thread):
                 while time.monotonic() < self.hard_stop:
                     try:
                         status, headers, body = conn.exchange(self.request)
+                        assert conn.buf == b"", "bytes after the response to a single request"
                     except Unanswered:
                         self.unanswered += 1
                         break

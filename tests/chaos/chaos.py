@@ -21,6 +21,7 @@ sys.path.insert(0, str(REPO / "tests" / "api"))
 
 from redis_server import RedisServer, Resp  # noqa: E402  (tests/api)
 from support import keys_list_used as listed_usage  # noqa: E402
+from raw_http import Conn, Truncated, Unanswered  # noqa: E402,F401  (tests/api)
 
 BIN = os.environ.get("TOOLCALC_BIN") or str(REPO / "build" / "toolcalc")
 LISTEN_RE = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
@@ -166,63 +167,6 @@ def http_request(method, path, body=b"", key=None):
     if body:
         head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
     return head.encode() + b"\r\n" + body
-
-
-class Unanswered(Exception):
-    """The connection ended before any byte of the response."""
-
-
-class Truncated(Exception):
-    """The connection ended inside a response."""
-
-
-class Conn:
-    def __init__(self, port, timeout=10.0):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.sock.settimeout(timeout)
-        self.buf = b""
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def _recv(self):
-        try:
-            chunk = self.sock.recv(65536)
-        except (ConnectionResetError, BrokenPipeError):
-            chunk = b""
-        if not chunk:
-            if self.buf:
-                raise Truncated(self.buf[:300])
-            raise Unanswered()
-        self.buf += chunk
-
-    def exchange(self, request):
-        """(status, headers, body) of the complete response to `request`."""
-        try:
-            self.sock.sendall(request)
-        except (ConnectionResetError, BrokenPipeError):
-            raise Unanswered()
-        return self.read()
-
-    def read(self):
-        while b"\r\n\r\n" not in self.buf:
-            self._recv()
-        head, rest = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.decode("latin-1").split("\r\n")
-        status = int(lines[0].split(" ")[1])
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        n = int(headers.get("content-length", "0"))
-        while len(self.buf) - len(head) - 4 < n:
-            self._recv()
-        body = self.buf[len(head) + 4:len(head) + 4 + n]
-        self.buf = self.buf[len(head) + 4 + n:]
-        return status, headers, body
 
 
 def request(port, method, path, body=b"", key=None, timeout=10.0):

@@ -65,6 +65,14 @@ int64_t stored_usage(const std::filesystem::path& dir, const std::string& period
   return total;
 }
 
+// The units one reservation counts, as a request's counting scope records them.
+CountedUnits reserve_counted(Accounts& acc, const Caller& caller, int64_t units) {
+  CountedUnits counted;
+  const CountingScope counting(counted);
+  acc.reserve_quota(caller, units);
+  return counted;
+}
+
 }  // namespace
 
 TEST(Accounts, MissingHeaderIsAnonymousPerIp) {
@@ -412,11 +420,7 @@ TEST(Accounts, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  CountedUnits counted;
-  {
-    const CountingScope counting(counted);
-    acc->reserve_quota(caller, 1);
-  }
+  const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
   std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
   EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
@@ -439,11 +443,7 @@ TEST(Accounts, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
   acc->acknowledge_after_commit(false);
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  CountedUnits counted;
-  {
-    const CountingScope counting(counted);
-    acc->reserve_quota(caller, 1);
-  }
+  const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
   std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
   EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
