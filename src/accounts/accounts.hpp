@@ -36,6 +36,11 @@ class io_context;
 
 namespace toolcalc::accounts {
 
+// How long a server thread's waiters may gather while its event loop still finds new
+// requests answered each turn, before they go to the committer anyway: it bounds what
+// gathering adds to a response's latency under a load that never lets the loop catch up.
+inline constexpr std::chrono::microseconds kGroupCommitGather{500};
+
 class Accounts final : public AccessControl {
  public:
   // Loads the keys and this month's usage from `store` before returning (throws
@@ -117,13 +122,18 @@ class Accounts final : public AccessControl {
     CountedUnits counted;
     std::unique_ptr<DurableWait> wait;
   };
-  // The waiters one event-loop turn of a server thread queued: handed to the committer
-  // together once the handlers ready in that turn have run (one wake-up per turn).
+  // The waiters a server thread queued, handed to the committer together (one wake-up and
+  // one transaction for all of them) once a turn of its event loop adds none (the thread
+  // has answered every request that was ready), or kGroupCommitGather after the first.
   struct Turn {
     Accounts* owner = nullptr;
     std::vector<Waiter> waiters;
+    size_t seen = 0;  // waiters when the last turn ended
+    std::chrono::steady_clock::time_point first_at;
   };
   static Turn& this_thread_turn();
+  // At the end of a turn of this thread's event loop: submit, or look again a turn later.
+  void end_turn();
   void submit(std::vector<Waiter>& waiters);
 
   // One round of the background thread: refresh and evict, flush, each when due; returns

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -27,6 +29,7 @@ std::vector<Plan> test_plans() {
   auto plans = builtin_plans();
   plans.push_back({"tiny", 3, 2});
   plans.push_back({"wide", 100'000'000, 5'000});
+  plans.push_back({"bulk", 100'000'000, 1'000'000'000});
   return plans;
 }
 
@@ -409,6 +412,83 @@ TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 6);
   EXPECT_EQ(acc->group_commits(), 1u);
   EXPECT_EQ(acc->committed_waits(), 3u);
+  acc->stop();
+}
+
+// Responses answered in the turns that follow the first one's (more requests were ready)
+// join its group: one transaction once a turn adds none.
+TEST(Accounts, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "free");
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  boost::asio::io_context loop;
+  auto busy = boost::asio::make_work_guard(loop);
+  const EventLoopScope scope(loop);
+  std::vector<bool> told;
+  auto respond = [&] {
+    const CountedUnits counted = reserve_counted(*acc, caller, 1);
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
+  };
+  respond();  // turn 1
+  // Turns 2 and 3: each answers one more request.
+  boost::asio::post(loop, [&] {
+    respond();
+    boost::asio::post(loop, respond);
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (told.size() < 3 && std::chrono::steady_clock::now() < deadline)
+    loop.run_one_for(milliseconds(100));
+  EXPECT_EQ(told, (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 3);
+  EXPECT_EQ(acc->group_commits(), 1u);
+  EXPECT_EQ(acc->committed_waits(), 3u);
+  acc->stop();
+}
+
+// A loop that answers a request in every turn never catches up: its group goes to the
+// committer kGroupCommitGather after its first response all the same.
+TEST(Accounts, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
+  TempDir tmp;
+  ManualClock clock(kNow);
+  const std::string key = cli_create(tmp.path(), "bulk");
+  auto acc =
+      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+  acc->start();
+  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  boost::asio::io_context loop;
+  auto busy = boost::asio::make_work_guard(loop);
+  const EventLoopScope scope(loop);
+  std::vector<bool> told;
+  int queued = 0;
+  std::function<void()> respond_each_turn = [&] {
+    if (!told.empty() || queued >= 100'000) return;
+    const CountedUnits counted = reserve_counted(*acc, caller, 1);
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
+    ++queued;
+    boost::asio::post(loop, respond_each_turn);
+  };
+  const auto started = std::chrono::steady_clock::now();
+  respond_each_turn();
+  const auto deadline = started + std::chrono::seconds(10);
+  while (told.empty() && std::chrono::steady_clock::now() < deadline)
+    loop.run_one_for(milliseconds(100));
+  ASSERT_FALSE(told.empty());
+  EXPECT_GE(std::chrono::steady_clock::now() - started, kGroupCommitGather);
+  EXPECT_GT(queued, 1);        // it did gather across turns
+  EXPECT_LT(queued, 100'000);  // and stopped gathering on time
+  // The responses queued since then are told with the next group.
+  while (static_cast<int>(told.size()) < queued && std::chrono::steady_clock::now() < deadline)
+    loop.run_one_for(milliseconds(100));
+  EXPECT_EQ(told, std::vector<bool>(static_cast<size_t>(queued), true));
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), queued);
+  EXPECT_EQ(static_cast<int>(acc->committed_waits()), queued);
+  EXPECT_LT(static_cast<int>(acc->group_commits()), queued);  // groups, not one per response
   acc->stop();
 }
 
