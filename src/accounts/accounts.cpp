@@ -285,10 +285,8 @@ void Accounts::end_turn() {
   if (turn.waiters.size() > turn.seen &&
       std::chrono::steady_clock::now() - turn.first_at < kGroupCommitGather) {
     turn.seen = turn.waiters.size();
-    if (boost::asio::io_context* loop = this_thread_event_loop()) {
-      boost::asio::post(*loop, [this] { end_turn(); });
-      return;
-    }
+    boost::asio::post(*turn.waiters.front().loop, [this] { end_turn(); });  // this thread's
+    return;
   }
   submit(turn.waiters);
 }

@@ -375,6 +375,29 @@ struct RecordedWait final : DurableWait {
   std::vector<bool>& told;
 };
 
+// A server thread as the group commit sees it: an event loop that is never out of work,
+// registered as this thread's, and what its waiting responses were told.
+struct ServerLoop {
+  boost::asio::io_context loop;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> busy =
+      boost::asio::make_work_guard(loop);
+  const EventLoopScope scope{loop};
+  std::vector<bool> told;
+
+  // Queues a response whose units are `counted`: it waits for their commit.
+  void respond(Accounts& acc, const CountedUnits& counted) {
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    EXPECT_EQ(acc.await_durable(counted, wait), Durability::Waiting);
+  }
+
+  // Runs the loop until `n` responses in all were told, for at most 10 s.
+  void run_until_told(size_t n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (told.size() < n && std::chrono::steady_clock::now() < deadline)
+      loop.run_one_for(milliseconds(100));
+  }
+};
+
 }  // namespace
 
 TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
@@ -386,10 +409,7 @@ TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  boost::asio::io_context loop;
-  auto busy = boost::asio::make_work_guard(loop);  // as a server's loop: never out of work
-  const EventLoopScope scope(loop);
-  std::vector<bool> told;
+  ServerLoop server;
   // Three responses of one turn of the loop: one group, one commit.
   for (int i = 0; i < 3; ++i) {
     CountedUnits counted;
@@ -399,15 +419,13 @@ TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
       acc->release_quota(caller, acc->reserve_quota(caller, 1), 1);  // given back: not counted
     }
     EXPECT_EQ(counted.total(), 2);
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
+    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(server.told);
     EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
     EXPECT_EQ(wait, nullptr);  // taken
   }
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // nothing written before the turn ends
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (told.size() < 3 && std::chrono::steady_clock::now() < deadline)
-    loop.run_one_for(milliseconds(100));
-  EXPECT_EQ(told, (std::vector<bool>{true, true, true}));
+  server.run_until_told(3);
+  EXPECT_EQ(server.told, (std::vector<bool>{true, true, true}));
   // Told only once the units are in the database, by one transaction for the three.
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 6);
   EXPECT_EQ(acc->group_commits(), 1u);
@@ -425,25 +443,16 @@ TEST(Accounts, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  boost::asio::io_context loop;
-  auto busy = boost::asio::make_work_guard(loop);
-  const EventLoopScope scope(loop);
-  std::vector<bool> told;
-  auto respond = [&] {
-    const CountedUnits counted = reserve_counted(*acc, caller, 1);
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
-  };
+  ServerLoop server;
+  auto respond = [&] { server.respond(*acc, reserve_counted(*acc, caller, 1)); };
   respond();  // turn 1
   // Turns 2 and 3: each answers one more request.
-  boost::asio::post(loop, [&] {
+  boost::asio::post(server.loop, [&] {
     respond();
-    boost::asio::post(loop, respond);
+    boost::asio::post(server.loop, respond);
   });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (told.size() < 3 && std::chrono::steady_clock::now() < deadline)
-    loop.run_one_for(milliseconds(100));
-  EXPECT_EQ(told, (std::vector<bool>{true, true, true}));
+  server.run_until_told(3);
+  EXPECT_EQ(server.told, (std::vector<bool>{true, true, true}));
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 3);
   EXPECT_EQ(acc->group_commits(), 1u);
   EXPECT_EQ(acc->committed_waits(), 3u);
@@ -460,32 +469,24 @@ TEST(Accounts, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  boost::asio::io_context loop;
-  auto busy = boost::asio::make_work_guard(loop);
-  const EventLoopScope scope(loop);
-  std::vector<bool> told;
+  ServerLoop server;
   int queued = 0;
   std::function<void()> respond_each_turn = [&] {
-    if (!told.empty() || queued >= 100'000) return;
-    const CountedUnits counted = reserve_counted(*acc, caller, 1);
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
+    if (!server.told.empty() || queued >= 100'000) return;
+    server.respond(*acc, reserve_counted(*acc, caller, 1));
     ++queued;
-    boost::asio::post(loop, respond_each_turn);
+    boost::asio::post(server.loop, respond_each_turn);
   };
   const auto started = std::chrono::steady_clock::now();
   respond_each_turn();
-  const auto deadline = started + std::chrono::seconds(10);
-  while (told.empty() && std::chrono::steady_clock::now() < deadline)
-    loop.run_one_for(milliseconds(100));
-  ASSERT_FALSE(told.empty());
+  server.run_until_told(1);
+  ASSERT_FALSE(server.told.empty());
   EXPECT_GE(std::chrono::steady_clock::now() - started, kGroupCommitGather);
   EXPECT_GT(queued, 1);        // it did gather across turns
   EXPECT_LT(queued, 100'000);  // and stopped gathering on time
   // The responses queued since then are told with the next group.
-  while (static_cast<int>(told.size()) < queued && std::chrono::steady_clock::now() < deadline)
-    loop.run_one_for(milliseconds(100));
-  EXPECT_EQ(told, std::vector<bool>(static_cast<size_t>(queued), true));
+  server.run_until_told(static_cast<size_t>(queued));
+  EXPECT_EQ(server.told, std::vector<bool>(static_cast<size_t>(queued), true));
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), queued);
   EXPECT_EQ(static_cast<int>(acc->committed_waits()), queued);
   EXPECT_LT(static_cast<int>(acc->group_commits()), queued);  // groups, not one per response
@@ -595,20 +596,16 @@ TEST(Accounts, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
                test_plans(), clock, milliseconds(60'000), milliseconds(60'000));
   acc.start();
   const Caller caller = acc.authenticate(bearer(key), "x").caller;
-  boost::asio::io_context loop;
-  auto busy = boost::asio::make_work_guard(loop);  // as a server's loop: never out of work
-  const EventLoopScope scope(loop);
-  std::vector<bool> told;
+  ServerLoop server;
+  std::vector<bool>& told = server.told;
   auto one_response = [&] {
     CountedUnits counted;
     {
       const CountingScope counting(counted);
       EXPECT_TRUE(acc.reserve_quota(caller, 1).allowed);
     }
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-    EXPECT_EQ(acc.await_durable(counted, wait), Durability::Waiting);
-    const size_t before = told.size();
-    while (told.size() == before) loop.run_one_for(milliseconds(100));
+    server.respond(acc, counted);
+    server.run_until_told(told.size() + 1);
   };
   one_response();
   EXPECT_EQ(told.back(), false);
