@@ -1,7 +1,8 @@
 // The analyses of docs/analysis.md per tool, on one core: a tolerance analysis of 10,000
 // Monte Carlo samples with every numeric input toleranced (±1 % of a non-zero nominal, at
 // most 12 inputs, so up to 4,096 corners besides; target ≤ 10 ms), and a solve (target
-// ≤ 1 ms): the work that runs on the analysis pool, parse to rendered result.
+// ≤ 1 ms): the work that runs on the analysis pool, from the parsed request to the rendered
+// result (the body is parsed once before the timed loop, on the reading thread in the server).
 // "handle.tolerance" is the whole request through Service::handle for the battery tool.
 #include <benchmark/benchmark.h>
 

@@ -75,6 +75,24 @@ def test_divider_worst_case_and_rss_are_the_hand_values(api):
     assert all("worst_case" in o for o in result["outputs"].values())
 
 
+def test_divider_figures_published_in_the_docs_are_the_services(api):
+    """docs/analysis.md's table, exactly: the seeded samples are the same on every run, so
+    the page's Monte Carlo figures are what the service answers, not an example of it."""
+    result, _ = tolerance(api, divider_body())
+    v = result["outputs"]["vout_uv"]
+    assert [v["rss"][k] for k in ("sigma", "min", "max")] == [13952.33, 5958143.02, 6041856.98]
+    mc = v["monte_carlo"]
+    assert [mc[k] for k in ("mean", "std", "p1", "p5", "p50", "p95", "p99", "min", "max")] == [
+        6000039.35, 14004.32, 5967642.62, 5976993.40, 6000142.99, 6022958.39, 6032557.49,
+        5950396.51, 6047767.15]
+    assert [(s["key"], s["share_pct"], s["derivative"]) for s in v["sensitivity"]] in (
+        [("r1_ohm", 50, -300), ("r2_ohm", 50, 300)], [("r2_ohm", 50, 300), ("r1_ohm", 50, -300)])
+    volts = result["outputs"]["vout_v"]
+    assert [volts["nominal"], volts["worst_case"]["min"], volts["worst_case"]["max"],
+            volts["rss"]["min"], volts["rss"]["max"]] == [6, 5.94, 6.06, 5.9581, 6.0419]
+    assert volts["monte_carlo"]["std"] == 0.014
+
+
 def test_the_same_body_gives_the_same_bytes_and_another_seed_other_samples(api):
     body = divider_body(samples=2000, seed=42)
 
