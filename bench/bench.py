@@ -34,7 +34,8 @@ Phases (environment variables, defaults in brackets):
      loopback, AOF with appendfsync everysec, and always), at --threads 1 and
      BENCH_REDIS_THREADS [2], alternated for BENCH_REDIS_ROUNDS [2] rounds of
      BENCH_SECONDS; then two Redis instances loaded together (one wrk -t1 -c32 each)
-     against one.
+     against one, and against two instances on their own embedded stores (a fleet's
+     baseline).
   8. analyses (BENCH_ANALYSIS [1]; BENCH_ANALYSIS_ONLY=1 runs this phase alone): the
      micro-benchmarks `analysis.tolerance/<tool>` (10,000 Monte Carlo samples, every numeric
      input with a non-zero nominal ±1 % within its bounds, at most 12, with their corners
@@ -47,8 +48,20 @@ Phases (environment variables, defaults in brackets):
   9. group commit (BENCH_COMMIT [1]; BENCH_COMMIT_ONLY=1 runs this phase alone): execute at 64
      connections on toolcalc --threads 1, embedded store, acknowledging after the count's
      group commit (the default) and at once (store.acknowledge_after_commit = false, the
-     counts left to the 1 s flush), alternated for BENCH_COMMIT_ROUNDS [3] rounds of
+     counts left to the 1 s flush), alternated for BENCH_COMMIT_ROUNDS [6] rounds of
      BENCH_SECONDS: what waiting for the commit costs (target ≤ 5 %).
+ 10. many connections (BENCH_MANY [1]): execute at BENCH_MANY_CONNECTIONS ["1000 4000"],
+     toolcalc --threads 1 against nginx with 1 worker, wrk -t2, BENCH_SECONDS per run:
+     p50/p99/max, responses over wrk's 2 s timeout, and the accept queue sampled meanwhile.
+ 11. access logs on (BENCH_LOGS [1]): the execute table again with both servers logging
+     to files (toolcalc at its shipped log settings, nginx's default access_log), at
+     --threads 1 / 1 worker and in the scaling phase at 2 / 2 (all three endpoints); and
+     callgrind of toolcalc with its log on.
+ 12. before/after (BENCH_BEFORE=/path/to/an/earlier/toolcalc): that binary against this
+     build, execute at 64 connections with the shipped settings, BENCH_BEFORE_ROUNDS [4]
+     alternated rounds, and callgrind of both: what a change adds to every request.
+The targets of docs/performance.md (fairness, logging, two threads, fleet) are read off
+phases 6, 7, 10 and 11 at the end.
 Before the runs it waits up to BENCH_QUIET_WAIT [30] s for other processes to leave the
 cores alone (the machine is shared); the 'other' column shows how much they used anyway.
 BENCH_KEEP=1 keeps the work directory (configs, logs, perf data, callgrind dumps);
@@ -112,7 +125,12 @@ ANALYSIS_ONLY = env_int("BENCH_ANALYSIS_ONLY", 0)
 ANALYSIS_CLIENTS = env_int("BENCH_ANALYSIS_CLIENTS", 2)
 COMMIT = env_int("BENCH_COMMIT", 1)
 COMMIT_ONLY = env_int("BENCH_COMMIT_ONLY", 0)
-COMMIT_ROUNDS = env_int("BENCH_COMMIT_ROUNDS", 3)
+COMMIT_ROUNDS = env_int("BENCH_COMMIT_ROUNDS", 6)
+MANY = env_int("BENCH_MANY", 1)
+MANY_CONNECTIONS = env_list("BENCH_MANY_CONNECTIONS", "1000 4000")
+LOGS = env_int("BENCH_LOGS", 1)
+BEFORE = os.environ.get("BENCH_BEFORE", "")
+BEFORE_ROUNDS = env_int("BENCH_BEFORE_ROUNDS", 4)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -305,20 +323,22 @@ def proc_status(pid, field):
 # ---------------------------------------------------------------- servers
 
 class Toolcalc:
-    def __init__(self, binary, work, threads, key, config="toolcalc.toml", name="toolcalc"):
+    def __init__(self, binary, work, threads, key, config="toolcalc.toml", name="toolcalc",
+                 data="data"):
         self.name = name
         self.binary, self.work, self.threads, self.key = binary, work, threads, key
         self.config = os.path.join(work, config)
+        self.data = os.path.join(work, data)
         self.port = free_port()
         self.proc = None
         self.served = 0  # requests counted by wrk on this process
+        # stdout and stderr: the start and stop lines and, with the access log on, its lines
+        self.log_path = os.path.join(work, f"{name}-{threads}t-{self.port}.log")
 
     def start(self):
         cmd = [self.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--threads",
-               str(self.threads), "--data", os.path.join(self.work, "data"), "--config",
-               self.config]
-        self.proc = start(cmd, os.path.join(self.work, f"{self.name}-{self.threads}t-"
-                                                       f"{self.port}.log"))
+               str(self.threads), "--data", self.data, "--config", self.config]
+        self.proc = start(cmd, self.log_path)
         wait_ready(self.port, self.proc, 30)
 
     def pids(self):
@@ -354,12 +374,14 @@ class Nginx:
     """nginx-light answering each benchmarked path with the exact body and headers toolcalc
     sent for it (captured before), from a config generated in the work directory."""
 
-    def __init__(self, work, workers, responses, single_process=False):
+    def __init__(self, work, workers, responses, single_process=False, access_log=False):
         self.name = "nginx"
         self.work, self.workers, self.responses = work, workers, responses
         self.single_process = single_process
+        self.access_log = access_log  # True: nginx's default access_log to a file
         self.port = free_port()
-        self.dir = os.path.join(work, f"nginx-{workers}w{'-single' if single_process else ''}")
+        self.dir = os.path.join(work, f"nginx-{workers}w{'-single' if single_process else ''}"
+                                      f"{'-log' if access_log else ''}")
         self.proc = None
 
     def config(self):
@@ -388,7 +410,9 @@ class Nginx:
             f"error_log {d}/error.log warn;\n"
             "events { worker_connections 8192; }\n"
             "http {\n"
-            "  access_log off;\n"
+            # Logs on: nginx's default (the combined format, one write(2) per request, no
+            # buffer=), to a file.
+            + (f"  access_log {d}/access.log;\n" if self.access_log else "  access_log off;\n") +
             "  server_tokens off;\n"
             "  keepalive_requests 1000000000;\n"
             "  keepalive_timeout 65s;\n"
@@ -470,6 +494,79 @@ def run_wrk(server, ep, conns, seconds, key, wrk_threads=1, max_requests=0, chec
     if isinstance(server, Toolcalc):
         server.served += int(r["requests"])
     return r
+
+
+def accept_queue(port):
+    """Connections waiting in the kernel's accept queue of the listener(s) on `port` (Recv-Q
+    of a listening socket: handshakes completed, not yet accept()ed)."""
+    p = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True)
+    return sum(int(line.split()[1]) for line in p.stdout.splitlines() if len(line.split()) > 2)
+
+
+def run_wrk_watching_accepts(server, ep, conns, seconds, key, wrk_threads):
+    """run_wrk, sampling the server's accept queue every 250 ms meanwhile. wrk starts a
+    request's clock when its connection is established, i.e. possibly long before the
+    server accepts it; and a connection never accepted during the run never completes a
+    request, so wrk counts it nowhere (neither in the latencies nor as a timeout): the
+    samples show both."""
+    samples, done = [], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            try:
+                samples.append(accept_queue(server.port))
+            except (OSError, ValueError, subprocess.SubprocessError):
+                pass
+            done.wait(0.25)
+
+    t = threading.Thread(target=sample)
+    t.start()
+    try:
+        r = run_wrk(server, ep, conns, seconds, key, wrk_threads)
+    finally:
+        done.set()
+        t.join()
+    r["acceptq_max"] = max(samples, default=0)
+    # Still waiting in the last second of the run: never served at all.
+    tail = samples[-4:] if len(samples) >= 4 else samples
+    r["acceptq_end"] = min(tail, default=0)
+    return r
+
+
+def many_connections(report, tc, ng, key):
+    """Fairness: execute at MANY_CONNECTIONS, one server thread / one worker, wrk -t2, the
+    servers alternating. Tail latency and requests over wrk's 2 s timeout against nginx's."""
+    ep = ENDPOINTS[0]
+    results = {}
+    for i, conns in enumerate(MANY_CONNECTIONS):
+        order = (tc, ng) if i % 2 == 0 else (ng, tc)
+        for server in order:
+            report.note(f"many connections: execute c{conns} {server.name} {SECONDS}s")
+            results[(conns, server.name)] = run_wrk_watching_accepts(server, ep, conns, SECONDS,
+                                                                     key, 2)
+            time.sleep(2)  # the closed connections leave TIME_WAIT and the servers settle
+    report.line(f"== many connections: execute, toolcalc --threads 1 vs nginx 1 worker, wrk -t2, "
+                f"{SECONDS} s per run ==")
+    report.line("   > 2 s = responses that took longer than wrk's 2 s timeout (wrk counts them as "
+                "timeouts, not in the latencies); accept queue = connections waiting to be "
+                "accept()ed, sampled every 250 ms: the largest sample, and the fewest in the "
+                "last second (connections never served in the run, which wrk cannot count)")
+    rows = []
+    for conns in MANY_CONNECTIONS:
+        for name in ("toolcalc", "nginx"):
+            r = results[(conns, name)]
+            rows.append([conns, name, f"{r['rps']:,.0f}", ms(r["p50_us"]), ms(r["p99_us"]),
+                         ms(r["max_us"]), f"{int(r['err_timeout']):,}",
+                         f"{int(r['errors'] - r['err_timeout']):,}",
+                         f"{r['acceptq_max']:,} / {r['acceptq_end']:,}",
+                         "yes" if r["non200"] == 0 and r["err_status"] == 0 else "NO",
+                         f"{r['other_cpu_pct']:.0f}%"])
+    for l in table(rows, ["conns", "server", "req/s", "p50 ms", "p99 ms", "max ms", "> 2 s",
+                          "other errors", "accept queue max / end", "no status >= 400",
+                          "other"]):
+        report.line("   " + l)
+    report.line()
+    return results
 
 
 class LoadSession:
@@ -705,8 +802,7 @@ def callgrind_server(report, server, key, work):
     wrapper = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_pattern}"]
     if isinstance(server, Toolcalc):
         cmd = wrapper + [server.binary, "serve", "--listen", f"127.0.0.1:{server.port}",
-                         "--threads", "1", "--data", os.path.join(work, "data"), "--config",
-                         os.path.join(work, "toolcalc.toml")]
+                         "--threads", "1", "--data", server.data, "--config", server.config]
         server.proc = start(cmd, os.path.join(work, "callgrind-toolcalc.log"))
         wait_ready(server.port, server.proc, 120)
     else:
@@ -969,6 +1065,11 @@ def check_nginx(ng, responses):
 
 
 def main():
+    # Thousands of connections (the many-connections runs): wrk and the servers inherit this.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY
+                                                    else 65536, hard))
     build_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-release")
     binary = os.path.join(build_dir, "toolcalc")
     signal.signal(signal.SIGTERM, on_signal)
@@ -1008,6 +1109,12 @@ def run(report, build_dir, binary, work):
                            os.path.join(work, "toolcalc.toml")],
                           capture_output=True, text=True, check=True)
     key = keys.stdout.strip()
+    # The same with the access log on, at its shipped settings (config/toolcalc.toml): what a
+    # user runs. Its lines go to the server's stdout, which the bench sends to a file.
+    with open(os.path.join(work, "toolcalc.toml")) as f:
+        logged = f.read().replace("access_log = false", "access_log = true")
+    with open(os.path.join(work, "toolcalc-log.toml"), "w") as f:
+        f.write(logged)
 
     if REDIS_ONLY:
         redis_phase(report, binary, work, key)
@@ -1076,6 +1183,9 @@ def run(report, build_dir, binary, work):
             s.sample_rss(label)
 
     memory(report, s, tc)
+    many = None
+    if MANY:
+        many = many_connections(report, tc, ng, key)
 
     def perf_stat_phase():
         report.line("== instructions per request: perf stat (hardware counters) ==")
@@ -1112,6 +1222,18 @@ def run(report, build_dir, binary, work):
         ng_ir, _, _, ng_calls, _ = callgrind_server(
             report, Nginx(work, 1, responses, single_process=True), key, work)
         print_callgrind(report, tc_ir, ng_ir, incl, self_cost, tc_dso)
+        log_calls = None
+        if LOGS:
+            report.note("callgrind: toolcalc with its access log on")
+            log_ir, log_incl, _, log_calls, _ = callgrind_server(
+                report, Toolcalc(binary, work, 1, key, config="toolcalc-log.toml",
+                                 name="toolcalc-log"), key, work)
+            line_ir = max([v for k, v in log_incl.items()
+                           if re.search(r"^toolcalc::api::AccessLog::write\b", k)], default=0)
+            report.line(f"   toolcalc with the access log on (shipped settings: 64 KiB buffer, "
+                        f"1 s flush): {log_ir:,.0f} instructions/request, {log_ir - tc_ir:+,.0f} "
+                        f"against the log off ({100 * (log_ir - tc_ir) / tc_ir:+.1f}%); "
+                        f"AccessLog::write inclusive {line_ir / CALLGRIND_REQUESTS:,.0f}")
         report.line("   calls per request (callgrind call counts):")
         wanted = [("malloc", r"^malloc$"),
                   ("  of which operator new", r"^operator new\(unsigned long\)$"),
@@ -1122,14 +1244,17 @@ def run(report, build_dir, binary, work):
                   ("recvmsg/recv/read",
                    r"^(__libc_recvmsg|recvmsg|__libc_recv|recv|__libc_read|read)$"),
                   ("epoll_wait", r"^epoll_wait$")]
+        wanted.append(("write (the access log's batches)", r"^(__libc_write|write|__GI___libc_write)$"))
         rows = []
         for label, pattern in wanted:
             row = [label]
-            for calls in (tc_calls, ng_calls):
+            for calls in (tc_calls, ng_calls) + ((log_calls,) if log_calls else ()):
                 n = sum(v for k, v in calls.items() if k and re.search(pattern, k))
-                row.append(f"{n / CALLGRIND_REQUESTS:.1f}")
+                row.append(f"{n / CALLGRIND_REQUESTS:.3f}" if "write (" in label else
+                           f"{n / CALLGRIND_REQUESTS:.1f}")
             rows.append(row)
-        for l in table(rows, ["function", "toolcalc", "nginx"]):
+        for l in table(rows, ["function", "toolcalc", "nginx"] + (["toolcalc, log on"] if log_calls
+                                                                  else [])):
             report.line("     " + l)
         report.line("   full listings: bench/results/callgrind-toolcalc.txt, callgrind-nginx.txt")
         report.line()
@@ -1139,6 +1264,11 @@ def run(report, build_dir, binary, work):
         optional_phase(report, "profile", profile_phase)
     tc.stop()
     ng.stop()
+    s_log = None
+    if LOGS:
+        s_log = logs_on_session(report, binary, work, key, responses, 1, CONNECTIONS, [ENDPOINTS[0]],
+                                SECONDS)
+        sessions.append(s_log)
     if CALLGRIND:
         optional_phase(report, "callgrind", callgrind_phase)
     if MICRO:
@@ -1177,10 +1307,24 @@ def run(report, build_dir, binary, work):
         for l in table(rows, ["run", "toolcalc 2/1", "nginx 2/1", "ratio @1", "ratio @2"]):
             report.line("     " + l)
         report.line()
+        if LOGS:
+            s2_log = logs_on_session(report, binary, work, key, responses, 2, SCALING_CONNECTIONS,
+                                     ENDPOINTS, SHORT_SECONDS)
+            sessions.append(s2_log)
 
+    if BEFORE:
+        optional_phase(report, "before/after", lambda: before_after(report, binary, work, key))
+
+    fleet = None
     if REDIS:
         report.note("shared store: Redis")
-        optional_phase(report, "shared store", lambda: redis_phase(report, binary, work, key))
+        holder = {}
+        optional_phase(report, "shared store",
+                       lambda: holder.update(redis_phase(report, binary, work, key) or {}))
+        fleet = holder or None
+
+    performance_targets(report, many, s_log, s2 if SCALING else None, s2_log if SCALING and LOGS
+                        else None, fleet)
 
     if ANALYSIS:
         report.note("analyses")
@@ -1297,9 +1441,18 @@ def redis_phase(report, binary, work, key):
     second = Toolcalc(binary, work, 1, keys["everysec"], config="toolcalc-redis-everysec.toml",
                       name="toolcalc-redis")
     pair_label = "2 instances together, Redis everysec, --threads 1 each"
+    # The baseline of a fleet: two instances on their own embedded stores (each its own data
+    # directory and key), loaded the same way.
+    key2 = subprocess.run([binary, "keys", "create", "--plan", "bench", "--label", "bench",
+                           "--data", os.path.join(work, "data-2"), "--config",
+                           os.path.join(work, "toolcalc.toml")],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    second_embedded = Toolcalc(binary, work, 1, key2, name="toolcalc-sqlite", data="data-2")
+    embedded_pair_label = "2 instances together, each on its embedded SQLite, --threads 1 each"
     ep = ENDPOINTS[0]
     runs = {label: [] for label, _, _ in servers}
     runs[pair_label] = []
+    runs[embedded_pair_label] = []
     redis_cpu = {label: [] for label, _, _ in servers}
     per_read = {label: [] for label, _, _ in servers}
     started = []
@@ -1309,6 +1462,8 @@ def redis_phase(report, binary, work, key):
             started.append(srv)
         second.start()
         started.append(second)
+        second_embedded.start()
+        started.append(second_embedded)
         for _, _, srv in servers:
             run_wrk(srv, ep, 64, WARMUP_SECONDS, srv.key)
         for rnd in range(REDIS_ROUNDS):
@@ -1327,21 +1482,23 @@ def redis_phase(report, binary, work, key):
                 redis_cpu[label].append(((r1[0] - r0[0]) + (r1[1] - r0[1])) / CLK_TCK * 1e6
                                         / max(1.0, r["requests"]))
             # Two instances at once, 32 connections each: the same 64 connections in all.
-            report.note(f"shared store: {pair_label}, round {rnd + 1}")
-            pair = {}
-            pair_servers = (servers[2][2], second)
+            for label, pair_servers in ((pair_label, (servers[2][2], second)),
+                                        (embedded_pair_label, (servers[0][2], second_embedded))):
+                report.note(f"shared store: {label}, round {rnd + 1}")
+                pair = {}
 
-            def load(srv, slot):
-                pair[slot] = run_wrk(srv, ep, 32, SECONDS, srv.key)
+                def load(srv, slot):
+                    pair[slot] = run_wrk(srv, ep, 32, SECONDS, srv.key)
 
-            ts = [threading.Thread(target=load, args=(srv, i)) for i, srv in enumerate(pair_servers)]
-            for th in ts:
-                th.start()
-            for th in ts:
-                th.join()
-            runs[pair_label].append({"rps": pair[0]["rps"] + pair[1]["rps"],
-                                     "p50_us": max(pair[0]["p50_us"], pair[1]["p50_us"]),
-                                     "all_200": pair[0]["all_200"] and pair[1]["all_200"]})
+                ts = [threading.Thread(target=load, args=(srv, i))
+                      for i, srv in enumerate(pair_servers)]
+                for th in ts:
+                    th.start()
+                for th in ts:
+                    th.join()
+                runs[label].append({"rps": pair[0]["rps"] + pair[1]["rps"],
+                                    "p50_us": max(pair[0]["p50_us"], pair[1]["p50_us"]),
+                                    "all_200": pair[0]["all_200"] and pair[1]["all_200"]})
     finally:
         for srv in started:
             srv.stop()
@@ -1379,12 +1536,151 @@ def redis_phase(report, binary, work, key):
                 f"always {rps[servers[4][0]] / rps[servers[0][0]]:.2f}")
     report.line(f"   2 instances / 1 (Redis everysec, --threads 1): "
                 f"{rps[pair_label] / rps[servers[2][0]]:.2f} (target > 1)")
+    fleet_ratio = rps[pair_label] / rps[embedded_pair_label]
+    report.line(f"   a fleet: 2 instances on one Redis / 2 instances on embedded stores: "
+                f"{fleet_ratio:.2f} (target ≥ 0.85)")
     report.line("   With appendfsync always, Redis replies after its fsync: a run can go no faster "
                 "than the requests in flight per fsync time (requests per Redis read: the "
                 "batch one iteration, and one fsync, covered)")
     report.line(f"   every response a 200: {'yes' if all_ok else 'NO'}; the machine is shared "
                 "(2 cores for toolcalc, Redis and wrk alike, and other agents): compare within "
                 "this table, not with other runs")
+    report.line()
+    return {"ratio": fleet_ratio}
+
+
+def count_lines(path, marker):
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if marker in line:
+                n += 1
+    return n
+
+
+def logs_on_session(report, binary, work, key, responses, threads, conns_list, endpoints, seconds):
+    """Both servers with their access logs on, writing to files: toolcalc with the shipped
+    log settings (its stdout is a file here), nginx with its default `access_log` (combined
+    format, one write(2) per request, no buffer=). Returns the LoadSession."""
+    report.note(f"access logs on, {threads} thread(s)/worker(s)")
+    tc = Toolcalc(binary, work, threads, key, config="toolcalc-log.toml")
+    ng = Nginx(work, threads, responses, access_log=True)
+    tc.start()
+    ng.start()
+    s = LoadSession(report, tc, ng, key, threads)
+    try:
+        s.warm_up()
+        for ep in endpoints:
+            s.run(ep, conns_list, seconds)
+    finally:
+        tc.stop()
+        ng.stop()
+    tc_lines = count_lines(tc.log_path, b'"request_id":"req_')
+    ng_lines = count_lines(os.path.join(ng.dir, "access.log"), b'" 200 ')
+    report.line(f"== access logs on, both writing to files: toolcalc --threads {threads} (access_log "
+                f"= true at its shipped settings: lines gathered and written in batches of up to "
+                f"64 KiB, at least every second) vs nginx {threads} worker(s) (access_log to a "
+                f"file, its default: combined format, one write per request) ==")
+    for ep in endpoints:
+        s.print_table(ep, conns_list, seconds, f"wrk -t{threads}, logs on")
+    report.line(f"   access-log lines in the files: toolcalc {tc_lines:,} (wrk counted "
+                f"{tc.served:,} responses; the rest are checks, warm-up and requests in flight "
+                f"when a run ended), nginx {ng_lines:,} lines with status 200")
+    report.line()
+    return s
+
+
+def before_after(report, binary, work, key):
+    """BENCH_BEFORE=/path/to/an/earlier/toolcalc: the same execute load on it and on this
+    build, alternated for BENCH_BEFORE_ROUNDS rounds of BENCH_SECONDS at 64 connections,
+    both with the shipped settings (access log on), each on its own data directory and key;
+    and (BENCH_CALLGRIND) the instructions per request of each. For changes that add work
+    to every request (metrics, usage history): what they cost."""
+    servers = []
+    for label, path in (("before", BEFORE), ("after", binary)):
+        data = f"data-{label}"
+        k = subprocess.run([path, "keys", "create", "--plan", "bench", "--label", "bench", "--data",
+                            os.path.join(work, data), "--config",
+                            os.path.join(work, "toolcalc-log.toml")],
+                           capture_output=True, text=True, check=True).stdout.strip()
+        servers.append((label, Toolcalc(path, work, 1, k, config="toolcalc-log.toml",
+                                        name=f"toolcalc-{label}", data=data)))
+    ep = ENDPOINTS[0]
+    runs = {label: [] for label, _ in servers}
+    try:
+        for _, srv in servers:
+            srv.start()
+            run_wrk(srv, ep, 64, WARMUP_SECONDS, srv.key)
+        for rnd in range(BEFORE_ROUNDS):
+            for label, srv in (servers if rnd % 2 == 0 else servers[::-1]):
+                report.note(f"before/after: {label}, round {rnd + 1}")
+                runs[label].append(run_wrk(srv, ep, 64, SECONDS, srv.key))
+    finally:
+        for _, srv in servers:
+            srv.stop()
+    ir = {}
+    if CALLGRIND:
+        for label, srv in servers:
+            report.note(f"before/after: callgrind {label}")
+            ir[label] = callgrind_server(report, srv, srv.key, work)[0]
+
+    def mean(values):
+        return sum(values) / len(values)
+
+    rps = {label: mean([r["rps"] for r in rs]) for label, rs in runs.items()}
+    cpu = {label: mean([r["server_user_us"] + r["server_sys_us"] for r in rs])
+           for label, rs in runs.items()}
+    report.line(f"== before/after: {BEFORE} (before) against this build (after), execute at 64 "
+                f"connections, access log on, {BEFORE_ROUNDS} alternated rounds of {SECONDS} s ==")
+    rows = [[label, f"{rps[label]:,.0f}", " / ".join(f"{r['rps']:,.0f}" for r in runs[label]),
+             f"{cpu[label]:.2f}", f"{ir[label]:,.0f}" if label in ir else "-"]
+            for label, _ in servers]
+    for l in table(rows, ["build", "req/s (mean)", "per round", "CPU µs/req", "instructions/req"]):
+        report.line("   " + l)
+    line = (f"   after/before: throughput {rps['after'] / rps['before']:.3f}, CPU per request "
+            f"{cpu['after'] / cpu['before']:.3f}")
+    if ir:
+        line += f", instructions {ir['after'] / ir['before']:.3f}"
+    report.line(line + " (the cost of what was added: 1 - throughput ratio)")
+    report.line()
+
+
+def performance_targets(report, many, s_log, s2, s2_log, fleet):
+    """The targets of the fairness, logging, scaling and fleet work (docs/performance.md),
+    read off the runs above."""
+    rows = []
+    if many:
+        for c in MANY_CONNECTIONS:
+            t, n = many[(c, "toolcalc")], many[(c, "nginx")]
+            rows.append([f"p99 ≤ 1.5 × nginx's at {c} conns (1 thread, wrk -t2)",
+                         f"{ms(t['p99_us'])} / {ms(n['p99_us'])} ms = "
+                         f"{t['p99_us'] / max(1, n['p99_us']):.2f}",
+                         "met" if t["p99_us"] <= 1.5 * n["p99_us"] else "NOT met"])
+            rows.append([f"responses over 2 s ≤ nginx's at {c} conns",
+                         f"{int(t['err_timeout']):,} / {int(n['err_timeout']):,}",
+                         "met" if t["err_timeout"] <= n["err_timeout"] else "NOT met"])
+    if s_log:
+        c = 64 if 64 in CONNECTIONS else CONNECTIONS[-1]
+        t, n = s_log.results[("execute", c, "toolcalc")], s_log.results[("execute", c, "nginx")]
+        rows.append([f"execute ≥ 0.95 × nginx at {c} conns, both logging to files",
+                     f"{t['rps'] / n['rps']:.2f}", "met" if t["rps"] >= 0.95 * n["rps"] else
+                     "NOT met"])
+    for label, sess in (("logs off", s2), ("logs on", s2_log)):
+        if not sess:
+            continue
+        for c in SCALING_CONNECTIONS:
+            t, n = sess.results[("execute", c, "toolcalc")], sess.results[("execute", c, "nginx")]
+            rows.append([f"2 threads: execute ≥ 0.9 × nginx (2 workers) at {c} conns, {label}",
+                         f"{t['rps'] / n['rps']:.2f}", "met" if t["rps"] >= 0.9 * n["rps"] else
+                         "NOT met"])
+    if fleet:
+        rows.append(["2 instances on one Redis ≥ 0.85 × 2 on embedded stores",
+                     f"{fleet['ratio']:.2f}", "met" if fleet["ratio"] >= 0.85 else "NOT met"])
+    if not rows:
+        return
+    report.line("== targets: fairness, logging, two threads, fleet (docs/performance.md) ==")
+    for l in table(rows, ["target", "measured", ""], ["<", ">", "<"]):
+        report.line("   " + l)
     report.line()
 
 
@@ -1578,6 +1874,15 @@ def commit_phase(report, binary, work, key):
     report.line(f"   mean {mean['after commit']:,.0f} vs {mean['at once']:,.0f} req/s: waiting for "
                 f"the commit costs {cost:.1f}% of execute's throughput (target ≤ 5 %: "
                 f"{'met' if cost <= 5 else 'NOT met'})")
+    # This VM runs at two speeds from run to run (docs/performance.md, session 8): the
+    # fastest half of each server's rounds compares the two on an undisturbed core.
+    half = max(1, COMMIT_ROUNDS // 2)
+    fast = {label: sum(sorted((r["rps"] for r in rs), reverse=True)[:half]) / half
+            for label, rs in runs.items()}
+    fast_cost = 100 * (1 - fast["after commit"] / fast["at once"])
+    report.line(f"   fastest {half} round(s) of each: {fast['after commit']:,.0f} vs "
+                f"{fast['at once']:,.0f} req/s, a cost of {fast_cost:.1f}% (target ≤ 5 %: "
+                f"{'met' if fast_cost <= 5 else 'NOT met'})")
     report.line()
 
 
