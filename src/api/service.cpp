@@ -21,6 +21,7 @@
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
+#include "core/recycled.hpp"
 #include "core/service_metrics.hpp"
 #include "core/text.hpp"
 
@@ -177,8 +178,10 @@ bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
 }
 
 // A request whose 200 waits for its counts' group commit: the context moves here (the
-// transport keeps the request and response alive until `done`).
-class Service::FinishWhenDurable final : public accounts::DurableWait {
+// transport keeps the request and response alive until `done`). Made and freed a batch at
+// a time on the serving thread, hence Recycled.
+class Service::FinishWhenDurable final : public accounts::DurableWait,
+                                         public Recycled<FinishWhenDurable> {
  public:
   FinishWhenDurable(Service& service, Context&& context)
       : ctx(std::move(context)), service_(service) {}

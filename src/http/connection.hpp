@@ -200,9 +200,9 @@ net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Strea
 
 // --- answering it -------------------------------------------------------------------------
 
-// Hands the request to the API. True when the response is complete; false when its
-// counting waits on a shared store (Service::handle_async), whose reply wait_for_answer
-// awaits: the thread serves other connections meanwhile.
+// Hands the request to the API. True when the response is complete; false when it waits
+// (a shared store's reply, its counts' group commit: Service::handle_async): serve_requests
+// then parks on x.wake until `answered`, and the thread serves other connections meanwhile.
 inline bool answer(ConnectionState& state, Exchange& x) {
   x.response.clear();
   x.answered = false;
@@ -211,15 +211,6 @@ inline bool answer(ConnectionState& state, Exchange& x) {
     x.answered = true;
     if (x.wake) x.wake->cancel();
   });
-}
-
-template <class Stream>
-net::awaitable<void> wait_for_answer(Stream& stream, Exchange& x) {
-  if (!x.wake) x.wake.emplace(stream.get_executor());
-  while (!x.answered) {
-    x.wake->expires_at(net::steady_timer::time_point::max());
-    co_await x.wake->async_wait(detail::use_tuple);
-  }
 }
 
 // --- sending the response ---------------------------------------------------------------
@@ -298,7 +289,15 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       break;
     }
 
-    if (!answer(state, x)) co_await wait_for_answer(stream, x);
+    if (!answer(state, x)) {
+      // Parked here rather than in a coroutine of its own: a batch keeps dozens of
+      // connections waiting at once, and each nested frame would be one more allocation.
+      if (!x.wake) x.wake.emplace(stream.get_executor());
+      while (!x.answered) {
+        x.wake->expires_at(net::steady_timer::time_point::max());
+        co_await x.wake->async_wait(use_tuple);
+      }
+    }
 
     // Draining (SIGTERM, server.drain_delay_s): each connection closes after its answer,
     // so that clients reconnect to an instance that stays.
