@@ -340,16 +340,21 @@ void Service::add_response_headers(Context& ctx) {
   Response& res = ctx.res;
   std::optional<RateLimitHeaders> rate;
   if (ctx.rate_known) {
+    // The seconds left (RateLimit's t) count from now, when the response leaves, not from
+    // the rate step: an analysis may have run for seconds in between. The month is the one
+    // the request was counted in.
+    const int64_t now_s = clock_.now_s();
+    const int64_t counted_s = ctx.rate.now_s > 0 ? ctx.rate.now_s : now_s;
     rate = RateLimitHeaders{ctx.rate.limit,
                             std::max<int64_t>(0, ctx.rate.remaining),
                             ctx.rate.reset_epoch_s,
-                            ctx.rate.now_s > 0 ? ctx.rate.now_s : clock_.now_s(),
+                            now_s,
                             {}};
     if (ctx.month) {
-      const accounts::UtcMonth& m = accounts::utc_month_text(rate->now_s).month;
+      const accounts::UtcMonth& m = accounts::utc_month_text(counted_s).month;
       rate->month =
           RateLimitHeaders::Month{ctx.month->limit, std::max<int64_t>(0, ctx.month->remaining),
-                                  m.end_s - m.start_s, m.end_s - rate->now_s};
+                                  m.end_s - m.start_s, std::max<int64_t>(0, m.end_s - now_s)};
     }
   }
   write_lead_headers(res, ctx.tool ? std::string_view(ctx.tool->version) : options_.version, rate);
