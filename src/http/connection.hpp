@@ -90,6 +90,18 @@ inline bool transfer_encoding_refused(const RequestHead& head, const RequestPars
          !iequals(trim(head.transfer_encoding), "chunked");
 }
 
+// Wakes a coroutine waiting to read from `stream` (operation_aborted). The HTTP fuzzer's
+// in-memory stream has no cancel: it is closed instead.
+template <class Stream>
+void cancel_read(Stream& stream) {
+  if constexpr (requires(beast::error_code & ec) { stream.cancel(ec); }) {
+    beast::error_code ec;
+    stream.cancel(ec);
+  } else {
+    stream.close();
+  }
+}
+
 }  // namespace detail
 
 // What a connection keeps from one request to the next, so that a request reuses the
@@ -102,8 +114,16 @@ struct Exchange {
   // reply, an analysis on the pool) reads it after handle_async has returned.
   api::Request request;
   api::Response response;
-  std::optional<net::steady_timer> wake;  // waits for a shared store's reply (rarely made)
+  std::optional<net::steady_timer> wake;  // parks the coroutine until `answered`
   bool answered = false;
+  // An answer that waits is sent by its `done` when the coroutine is already waiting for
+  // the next request (serve_requests): what that send left to the coroutine.
+  struct SentByDone {
+    bool expected = false;    // `done` sends (set while the coroutine reads on)
+    bool keep_alive = false;  // the request's, then the response's
+    bool failed = false;      // the connection failed: close
+    std::optional<beast::buffers_suffix<std::array<net::const_buffer, 3>>> rest;  // unsent
+  } by_done;
 };
 
 // --- reading a request ------------------------------------------------------------------
@@ -198,21 +218,6 @@ net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Strea
   co_return ReadResult{ReadOutcome::Ready, parser.keep_alive()};
 }
 
-// --- answering it -------------------------------------------------------------------------
-
-// Hands the request to the API. True when the response is complete; false when it waits
-// (a shared store's reply, its counts' group commit: Service::handle_async): serve_requests
-// then parks on x.wake until `answered`, and the thread serves other connections meanwhile.
-inline bool answer(ConnectionState& state, Exchange& x) {
-  x.response.clear();
-  x.answered = false;
-  x.request = to_api_request(x.head, state.peer_ip);
-  return state.service.handle_async(x.request, x.response, [&x] {
-    x.answered = true;
-    if (x.wake) x.wake->cancel();
-  });
-}
-
 // --- sending the response ---------------------------------------------------------------
 
 // The head, then a shared body prefix from where it lives (no copy of a 7.5 KB listing per
@@ -248,6 +253,41 @@ net::awaitable<bool> send_rest(ConnectionState& state, Stream& stream,
   co_return !ec;
 }
 
+// --- answering it -------------------------------------------------------------------------
+
+// Hands the request to the API. True when the response is complete; false when it waits
+// (its counts' group commit, a shared store's reply, an analysis: Service::handle_async),
+// and `done` comes later on this thread. Then either the coroutine parks on x.wake until
+// `answered`, or, when the client has sent nothing more (x.by_done.expected), `done`
+// sends the response itself while the coroutine already waits for the next request: one
+// suspension per request instead of two, which matters when every response of a batch
+// waits for the same commit. What that send cannot finish (a full socket buffer, a failed
+// connection, its end) it leaves to the coroutine, which it wakes by cancelling the read.
+template <class Stream>
+bool answer(ConnectionState& state, Stream& stream, Exchange& x) {
+  x.response.clear();
+  x.answered = false;
+  x.by_done = {};
+  x.request = to_api_request(x.head, state.peer_ip);
+  return state.service.handle_async(x.request, x.response, [&state, &stream, &x] {
+    x.answered = true;
+    if (x.by_done.expected) {
+      Exchange::SentByDone& d = x.by_done;
+      d.keep_alive = d.keep_alive && !state.stopping.load(std::memory_order_relaxed) &&
+                     !state.service.draining();
+      d.rest = send_now(stream, x, d.keep_alive);
+      d.failed = !d.rest;
+      if (!d.failed && beast::buffer_bytes(*d.rest) == 0) d.rest.reset();
+      if (d.failed || d.rest || !d.keep_alive) {
+        detail::cancel_read(stream);  // the coroutine finishes the send or closes
+      } else {
+        state.idle = true;  // between requests: a stop may close it at once
+      }
+    }
+    if (x.wake) x.wake->cancel();
+  });
+}
+
 // A refused request's envelope (413, 431, 400), before the connection is closed.
 template <class Stream>
 net::awaitable<void> send_refusal(ConnectionState& state, Stream& stream, Exchange& x,
@@ -258,6 +298,18 @@ net::awaitable<void> send_refusal(ConnectionState& state, Stream& stream, Exchan
 }
 
 // --- the loop ---------------------------------------------------------------------------
+
+// Parks the coroutine until the answer's `done` has run. A waiting connection parks here
+// rather than in a coroutine of its own: a batch keeps dozens waiting at once, and each
+// nested frame would be one more allocation.
+template <class Stream>
+net::awaitable<void> park_until_answered(Stream& stream, Exchange& x) {
+  if (!x.wake) x.wake.emplace(stream.get_executor());
+  while (!x.answered) {
+    x.wake->expires_at(net::steady_timer::time_point::max());
+    co_await x.wake->async_wait(detail::use_tuple);
+  }
+}
 
 // Serves requests on `stream` until the client closes, a deadline passes, keep-alive ends
 // or the server stops. One request: wait for bytes (idle timeout), read it (read timeout,
@@ -289,14 +341,26 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       break;
     }
 
-    if (!answer(state, x)) {
-      // Parked here rather than in a coroutine of its own: a batch keeps dozens of
-      // connections waiting at once, and each nested frame would be one more allocation.
-      if (!x.wake) x.wake.emplace(stream.get_executor());
-      while (!x.answered) {
-        x.wake->expires_at(net::steady_timer::time_point::max());
-        co_await x.wake->async_wait(use_tuple);
+    if (!answer(state, stream, x) && !x.answered) {
+      if (x.buffer.size() == 0) {
+        // Nothing more from the client: `done` sends the answer, the coroutine reads on.
+        x.by_done.expected = true;
+        x.by_done.keep_alive = read.keep_alive;
+        state.set_deadline(o.idle_timeout_s);
+        auto [rec, n] = co_await stream.async_read_some(x.buffer.prepare(kReadSize), use_tuple);
+        if (!rec) x.buffer.commit(n);
+        // Read or cancelled: the answer is out, or it is awaited before anything else (the
+        // request and response it uses live here).
+        if (!x.answered) co_await park_until_answered(stream, x);
+        Exchange::SentByDone& d = x.by_done;
+        if (d.failed) break;
+        if (d.rest && !co_await send_rest(state, stream, *d.rest)) break;
+        if (!d.keep_alive) break;
+        if (rec && rec != net::error::operation_aborted) break;  // closed, reset
+        if (rec && !d.rest) break;  // cancelled by the deadline sweep or a stop
+        continue;
       }
+      if (!x.answered) co_await park_until_answered(stream, x);
     }
 
     // Draining (SIGTERM, server.drain_delay_s): each connection closes after its answer,

@@ -25,6 +25,9 @@ struct ServerOptions {
   int drain_delay_s = 0;
   size_t header_limit = 8 * 1024;  // → 431
   size_t body_limit = 64 * 1024;   // → 413, before the body is read
+  // SO_SNDBUF of each connection, as nginx's `listen … sndbuf=`; 0: the kernel's, which
+  // grows with the connection (tests make it small to see responses sent in parts).
+  int send_buffer_bytes = 0;
 };
 
 class Server {

@@ -38,6 +38,8 @@ net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socke
   beast::error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
   socket.non_blocking(true, ec);  // connection.hpp writes a response at once when it fits
+  if (shared.options.send_buffer_bytes > 0)
+    socket.set_option(net::socket_base::send_buffer_size(shared.options.send_buffer_bytes), ec);
   ConnectionState state{shared.service, shared.options, shared.stopping, peer_address(socket)};
   SessionHandle handle{&socket, &state.idle, &state.deadline_ns};
   Registration registration(worker, &handle, shared);

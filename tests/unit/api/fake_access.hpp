@@ -11,7 +11,7 @@
 
 namespace toolcalc::test_support {
 
-class FakeAccess final : public accounts::AccessControl {
+class FakeAccess : public accounts::AccessControl {
  public:
   // Keys that authenticate; everything else is invalid.
   std::map<std::string, accounts::Plan> keys{{"tc_live_good", {"pro", 100, 2}}};
