@@ -22,7 +22,9 @@ Phases (environment variables, defaults in brackets):
      BENCH_CALLGRIND_REQUESTS [10000] execute requests (bench/client.py, one keep-alive
      connection) where the kernel exposes hardware counters; and (BENCH_CALLGRIND [1])
      each server under callgrind, the same requests between a zero and a dump of the
-     counters: user-space instructions, a breakdown by function and call counts.
+     counters: user-space instructions, a breakdown by function and call counts (toolcalc
+     with store.acknowledge_after_commit = false: one sequential client would make each
+     response a group commit of its own; phase 9 measures the commit under load).
   5. micro-benchmarks (BENCH_MICRO [1]): build-release/bench/micro_bench, filtered by
      BENCH_MICRO_FILTER (default: every tool's full path and envelope, the step
      breakdown of the battery tool only, the Redis pipeline's codec against hiredis's;
