@@ -263,13 +263,27 @@ net::awaitable<bool> send_rest(ConnectionState& state, Stream& stream,
 // suspension per request instead of two, which matters when every response of a batch
 // waits for the same commit. What that send cannot finish (a full socket buffer, a failed
 // connection, its end) it leaves to the coroutine, which it wakes by cancelling the read.
+//
+// `done` captures one pointer (to `site`, on the coroutine's frame): a std::function keeps
+// a callable of up to 16 bytes in place, and three references would cost an allocation on
+// every request.
 template <class Stream>
-bool answer(ConnectionState& state, Stream& stream, Exchange& x) {
-  x.response.clear();
-  x.answered = false;
-  x.by_done = {};
-  x.request = to_api_request(x.head, state.peer_ip);
-  return state.service.handle_async(x.request, x.response, [&state, &stream, &x] {
+struct AnswerSite {
+  ConnectionState& state;
+  Stream& stream;
+  Exchange& x;
+};
+
+template <class Stream>
+bool answer(const AnswerSite<Stream>& site) {
+  site.x.response.clear();
+  site.x.answered = false;
+  site.x.by_done = {};
+  site.x.request = to_api_request(site.x.head, site.state.peer_ip);
+  auto done = [&site] {
+    ConnectionState& state = site.state;
+    Stream& stream = site.stream;
+    Exchange& x = site.x;
     x.answered = true;
     if (x.by_done.expected) {
       Exchange::SentByDone& d = x.by_done;
@@ -285,7 +299,9 @@ bool answer(ConnectionState& state, Stream& stream, Exchange& x) {
       }
     }
     if (x.wake) x.wake->cancel();
-  });
+  };
+  static_assert(sizeof(done) <= 2 * sizeof(void*), "kept in place by std::function");
+  return site.state.service.handle_async(site.x.request, site.x.response, std::move(done));
 }
 
 // A refused request's envelope (413, 431, 400), before the connection is closed.
@@ -320,6 +336,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   using namespace detail;
   const ServerOptions& o = state.options;
   Exchange x;
+  const AnswerSite<Stream> site{state, stream, x};
   for (;;) {
     state.idle = true;
     if (state.stopping.load(std::memory_order_relaxed)) break;
@@ -341,7 +358,7 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       break;
     }
 
-    if (!answer(state, stream, x) && !x.answered) {
+    if (!answer(site) && !x.answered) {
       if (x.buffer.size() == 0) {
         // Nothing more from the client: `done` sends the answer, the coroutine reads on.
         x.by_done.expected = true;
