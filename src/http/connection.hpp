@@ -253,6 +253,13 @@ net::awaitable<bool> send_rest(ConnectionState& state, Stream& stream,
   co_return !ec;
 }
 
+// Whether the connection stays open after this answer. Draining (SIGTERM,
+// server.drain_delay_s): each connection closes after its answer, so that clients
+// reconnect to an instance that stays.
+inline bool keeps_alive(const ConnectionState& state, bool requested) {
+  return requested && !state.stopping.load(std::memory_order_relaxed) && !state.service.draining();
+}
+
 // --- answering it -------------------------------------------------------------------------
 
 // Hands the request to the API. True when the response is complete; false when it waits
@@ -287,8 +294,7 @@ bool answer(const AnswerSite<Stream>& site) {
     x.answered = true;
     if (x.by_done.expected) {
       Exchange::SentByDone& d = x.by_done;
-      d.keep_alive = d.keep_alive && !state.stopping.load(std::memory_order_relaxed) &&
-                     !state.service.draining();
+      d.keep_alive = keeps_alive(state, d.keep_alive);
       d.rest = send_now(stream, x, d.keep_alive);
       d.failed = !d.rest;
       if (!d.failed && beast::buffer_bytes(*d.rest) == 0) d.rest.reset();
@@ -315,9 +321,8 @@ net::awaitable<void> send_refusal(ConnectionState& state, Stream& stream, Exchan
 
 // --- the loop ---------------------------------------------------------------------------
 
-// Parks the coroutine until the answer's `done` has run. A waiting connection parks here
-// rather than in a coroutine of its own: a batch keeps dozens waiting at once, and each
-// nested frame would be one more allocation.
+// Parks the coroutine until the answer's `done` has run: only when the client sent more
+// before its answer (pipelining), since otherwise the coroutine waits in its read.
 template <class Stream>
 net::awaitable<void> park_until_answered(Stream& stream, Exchange& x) {
   if (!x.wake) x.wake.emplace(stream.get_executor());
@@ -373,17 +378,15 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
         if (d.failed) break;
         if (d.rest && !co_await send_rest(state, stream, *d.rest)) break;
         if (!d.keep_alive) break;
-        if (rec && rec != net::error::operation_aborted) break;  // closed, reset
-        if (rec && !d.rest) break;  // cancelled by the deadline sweep or a stop
+        // A failed read ends the connection, unless it was `done` cancelling it for the
+        // rest just sent (not the deadline sweep or a stop).
+        if (rec && !(rec == net::error::operation_aborted && d.rest)) break;
         continue;
       }
       if (!x.answered) co_await park_until_answered(stream, x);
     }
 
-    // Draining (SIGTERM, server.drain_delay_s): each connection closes after its answer,
-    // so that clients reconnect to an instance that stays.
-    const bool keep_alive = read.keep_alive && !state.stopping.load(std::memory_order_relaxed) &&
-                            !state.service.draining();
+    const bool keep_alive = keeps_alive(state, read.keep_alive);
     auto rest = send_now(stream, x, keep_alive);
     if (!rest) break;
     if (beast::buffer_bytes(*rest) > 0 && !co_await send_rest(state, stream, *rest)) break;
