@@ -3,9 +3,7 @@
 // connections waiting in the kernel's accept queue are taken at once, not one per turn.
 // The order in which the server answered is read from its access log (one thread: the
 // order of the lines is the order of the answers).
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,6 +18,7 @@
 #include "catalog/domains.hpp"
 #include "core/line_buffer.hpp"
 #include "http/server.hpp"
+#include "support/loopback_client.hpp"
 #include "tools/all.hpp"
 
 namespace toolcalc {
@@ -27,25 +26,8 @@ namespace {
 
 const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
 
-int connect_to(uint16_t port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  timeval tv{10, 0};  // no test waits forever on a broken server
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
-void send_all(int fd, const std::string& data) {
-  for (size_t done = 0; done < data.size();) {
-    const ssize_t n = ::send(fd, data.data() + done, data.size() - done, 0);
-    ASSERT_GT(n, 0);
-    done += static_cast<size_t>(n);
-  }
-}
+using test_support::connect_loopback;
+using test_support::send_all;
 
 // Reads until `responses` status lines have arrived (the bodies are small JSON envelopes
 // without that text); false on a timeout or a close.
@@ -94,14 +76,14 @@ TEST(Fairness, APipeliningClientCannotStarveOtherConnections) {
   // one write, then 50 clients one request each.
   constexpr int kPipelined = 100;
   constexpr int kOthers = 50;
-  const int greedy = connect_to(server.port());
+  const int greedy = connect_loopback(server.port());
   std::string pipeline;
   for (int i = 0; i < kPipelined; ++i) pipeline += "GET /v1/health HTTP/1.1\r\nHost: t\r\n\r\n";
   ASSERT_LT(pipeline.size(), 16u * 1024);  // one read of the server takes them all
   send_all(greedy, pipeline);
   std::vector<int> others;
   for (int i = 0; i < kOthers; ++i) {
-    others.push_back(connect_to(server.port()));
+    others.push_back(connect_loopback(server.port()));
     send_all(others.back(), "GET /v1/domains HTTP/1.1\r\nHost: t\r\n\r\n");
   }
 

@@ -4,9 +4,7 @@
 // larger than the socket takes at once, a connection that ends with it). Every request here
 // waits for its rate step, which the store double answers 5 ms later on the server's own
 // event loop, as the Redis pipeline and the group commit do.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,12 +21,14 @@
 #include "catalog/domains.hpp"
 #include "core/event_loop.hpp"
 #include "http/server.hpp"
+#include "support/loopback_client.hpp"
 #include "tools/all.hpp"
 
 namespace toolcalc {
 namespace {
 
 namespace net = boost::asio;
+using test_support::send_all;
 
 const std::filesystem::path kSource = TOOLCALC_SOURCE_DIR;
 constexpr std::string_view kKey = "tc_live_wait";
@@ -79,25 +79,7 @@ class WaitingAnswers : public ::testing::Test {
   }
 
   int connect_client(int receive_buffer = 0) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (receive_buffer > 0)
-      ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(server.port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    timeval tv{10, 0};  // no test waits forever on a broken server
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    return fd;
-  }
-
-  static void send_all(int fd, const std::string& data) {
-    for (size_t done = 0; done < data.size();) {
-      const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
-      ASSERT_GT(n, 0);
-      done += static_cast<size_t>(n);
-    }
+    return test_support::connect_loopback(server.port(), receive_buffer);
   }
 
   // One whole response (head and Content-Length body) from `fd`, the bytes after it kept
