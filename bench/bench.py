@@ -1122,10 +1122,8 @@ def run(report, build_dir, binary, work):
     key = keys.stdout.strip()
     # The same with the access log on, at its shipped settings (config/toolcalc.toml): what a
     # user runs. Its lines go to the server's stdout, which the bench sends to a file.
-    with open(os.path.join(work, "toolcalc.toml")) as f:
-        logged = f.read().replace("access_log = false", "access_log = true")
-    with open(os.path.join(work, "toolcalc-log.toml"), "w") as f:
-        f.write(logged)
+    derive_config(work, "toolcalc.toml", "toolcalc-log.toml",
+                  lambda text: text.replace("access_log = false", "access_log = true"))
 
     if REDIS_ONLY:
         redis_phase(report, binary, work, key)
@@ -1231,11 +1229,7 @@ def run(report, build_dir, binary, work):
         # flush (store.acknowledge_after_commit = false); phase 9 measures the commit's cost
         # under load.
         for name in ("toolcalc", "toolcalc-log"):
-            with open(os.path.join(work, name + ".toml")) as f:
-                text = f.read()
-            with open(os.path.join(work, name + "-callgrind.toml"), "w") as f:
-                f.write(text.replace("[server]\n", "[store]\nacknowledge_after_commit = false"
-                                     "\n\n[server]\n", 1))
+            derive_config(work, name + ".toml", name + "-callgrind.toml", acknowledged_at_once)
         report.line(f"== instructions per request: callgrind, {CALLGRIND_REQUESTS:,} execute "
                     "requests on one keep-alive connection (bench/client.py), user space only; "
                     "counts acknowledged at once (one client alone would make each response a "
@@ -1850,14 +1844,25 @@ def store_round_trips(port):
     raise RuntimeError("GET /metrics has no toolcalc_store_round_trips_total")
 
 
+def derive_config(work, source, target, edit):
+    """Writes the config `target` in `work`: `source`'s text passed through `edit`."""
+    with open(os.path.join(work, source)) as f:
+        text = f.read()
+    with open(os.path.join(work, target), "w") as f:
+        f.write(edit(text))
+
+
+def acknowledged_at_once(text):
+    """A config whose 200s go out before their counts' group commit
+    (store.acknowledge_after_commit = false; the 1 s flush writes the counts)."""
+    return text.replace("[server]\n", "[store]\nacknowledge_after_commit = false\n\n[server]\n",
+                        1)
+
+
 def commit_phase(report, binary, work, key):
     """execute at 64 connections, the embedded store acknowledging after the group commit
     (the shipped default) and at once, alternated (docs/reliability.md, "Counts on disk")."""
-    with open(os.path.join(work, "toolcalc.toml")) as f:
-        base = f.read()
-    with open(os.path.join(work, "toolcalc-ack-at-once.toml"), "w") as f:
-        f.write(base.replace("[server]\n", "[store]\nacknowledge_after_commit = false\n\n"
-                             "[server]\n", 1))
+    derive_config(work, "toolcalc.toml", "toolcalc-ack-at-once.toml", acknowledged_at_once)
     servers = {"after commit": Toolcalc(binary, work, 1, key, name="toolcalc-commit"),
                "at once": Toolcalc(binary, work, 1, key, config="toolcalc-ack-at-once.toml",
                                    name="toolcalc-at-once")}
