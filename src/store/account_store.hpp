@@ -154,6 +154,10 @@ class AccountStore {
   virtual void add_usage(const std::vector<UsageDelta>& deltas,
                          const std::vector<HistoryDelta>& history) = 0;
   void add_usage(const std::vector<UsageDelta>& deltas) { add_usage(deltas, {}); }
+  // add_usage when it can start at once: false, having written nothing, when it would
+  // first wait (for another thread of this process using the store, or another process's
+  // write). A store without such a check always answers false (use add_usage).
+  virtual bool add_usage_if_free(const std::vector<UsageDelta>& /*deltas*/) { return false; }
 
   // Makes everything added so far survive a power loss too (the embedded store: a WAL
   // checkpoint, which syncs the log and the database file). Cheap when nothing was added

@@ -1,10 +1,12 @@
 // The embedded AccountStore: one SQLite database in WAL mode under the data directory.
 // One connection per process for reads and writes, serialised by a mutex (the server
-// writes from its committer and background threads, never from a request's thread; it
-// reads from a request's thread only when the clock enters a month not loaded yet), and a
-// second one for checkpoints, so that their fsyncs never hold up a commit.
+// writes from its committer and background threads, and from a request's thread only
+// through add_usage_if_free, which never waits; it reads from a request's thread only
+// when the clock enters a month not loaded yet), and a second one for checkpoints, so
+// that their fsyncs never hold up a commit.
 #include <sqlite3.h>
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -118,6 +120,8 @@ class Statement {
     }
     // true: a row is available; false: done.
     bool step();
+    // For statements that return no row: true when done, false when SQLite answered busy.
+    bool step_unless_busy();
     int64_t integer(int col) const { return sqlite3_column_int64(s_.stmt_, col); }
     bool is_null(int col) const { return sqlite3_column_type(s_.stmt_, col) == SQLITE_NULL; }
     std::string text(int col) const {
@@ -156,7 +160,10 @@ class Database {
     }
     sqlite3_extended_result_codes(db_, 1);
   }
-  ~Database() { sqlite3_close(db_); }  // statements are finalised first (declared later)
+  ~Database() {
+    for (auto& st : control_) st.reset();  // finalised before the connection closes
+    sqlite3_close(db_);  // the store's statements are finalised first (declared later)
+  }
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
@@ -168,6 +175,12 @@ class Database {
   void exec(const char* sql) {
     if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(sql);
   }
+  // BEGIN, BEGIN IMMEDIATE, COMMIT: prepared on first use and kept, so that a transaction
+  // does not parse its own control statements (a few microseconds of each group commit).
+  enum Control { Begin, BeginImmediate, Commit };
+  void control(Control c);
+  // control, but false when SQLite answers busy (another connection holds the lock).
+  bool try_control(Control c);
   // Runs a one-row, one-column query (PRAGMAs) and returns the value as text.
   std::string query_text(const char* sql) {
     Statement st(*this, sql);
@@ -179,6 +192,7 @@ class Database {
  private:
   std::filesystem::path file_;
   sqlite3* db_ = nullptr;
+  std::array<std::unique_ptr<Statement>, 3> control_;
 };
 
 Statement::Statement(Database& db, const char* sql) : db_(db) {
@@ -194,18 +208,40 @@ bool Statement::Use::step() {
   s_.db_.fail(sqlite3_sql(s_.stmt_));
 }
 
+bool Statement::Use::step_unless_busy() {
+  const int rc = sqlite3_step(s_.stmt_);
+  if (rc == SQLITE_DONE || rc == SQLITE_ROW) return true;
+  if ((rc & 0xff) == SQLITE_BUSY) return false;
+  s_.db_.fail(sqlite3_sql(s_.stmt_));
+}
+
 void Statement::Use::check(int rc) {
   if (rc != SQLITE_OK) s_.db_.fail("bind");
+}
+
+constexpr std::array<const char*, 3> kControlSql = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT"};
+
+void Database::control(Control c) {
+  if (!try_control(c)) fail(kControlSql[c]);
+}
+
+bool Database::try_control(Control c) {
+  auto& st = control_[c];
+  if (!st) st = std::make_unique<Statement>(*this, kControlSql[c]);
+  Statement::Use use(*st);
+  return use.step_unless_busy();
 }
 
 // BEGIN … COMMIT, rolled back when left without commit() (an exception).
 class Transaction {
  public:
-  enum Kind { Read, Write };
+  // Begun: the caller has run BEGIN itself (Database::try_control); this one commits or
+  // rolls it back.
+  enum Kind { Read, Write, Begun };
   Transaction(Database& db, Kind kind) : db_(db) {
     // IMMEDIATE takes the write lock up front, so a writer waits (busy_timeout) at BEGIN
     // instead of failing when it upgrades a read transaction another writer overtook.
-    db_.exec(kind == Write ? "BEGIN IMMEDIATE" : "BEGIN");
+    if (kind != Begun) db_.control(kind == Write ? Database::BeginImmediate : Database::Begin);
   }
   ~Transaction() {
     if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
@@ -213,7 +249,7 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit() {
-    db_.exec("COMMIT");
+    db_.control(Database::Commit);
     done_ = true;
   }
 
@@ -474,13 +510,9 @@ class SqliteAccountStore final : public AccountStore {
     if (deltas.empty() && history.empty()) return;
     std::lock_guard lock(mu_);
     metrics::store_round_trips.inc();  // one statement or transaction
+    const int64_t changes_before = sqlite3_total_changes64(db_.handle());
     Transaction tx(db_, Transaction::Write);
-    for (const auto& d : deltas) {
-      if (d.delta == 0) continue;
-      Statement::Use use(add_usage_);
-      use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
-      use.step();
-    }
+    write_usage(deltas);
     for (const auto& h : history) {
       if (h.delta <= 0) continue;
       Statement::Use use(add_history_);
@@ -488,6 +520,26 @@ class SqliteAccountStore final : public AccountStore {
       use.step();
     }
     tx.commit();
+    // A commit that wrote rows wrote frames: it started the log again, if that was due.
+    if (sqlite3_total_changes64(db_.handle()) != changes_before) log_restarts_next_ = false;
+  }
+
+  bool add_usage_if_free(const std::vector<UsageDelta>& deltas) override {
+    std::unique_lock lock(mu_, std::try_to_lock);
+    if (!lock || log_restarts_next_) return false;
+    // No busy wait at BEGIN: another process holding the write lock answers SQLITE_BUSY at
+    // once. Restored before the lock is released.
+    sqlite3_busy_timeout(db_.handle(), 0);
+    struct RestoreTimeout {
+      sqlite3* db;
+      ~RestoreTimeout() { sqlite3_busy_timeout(db, kBusyTimeoutMs); }
+    } restore{db_.handle()};
+    if (!db_.try_control(Database::BeginImmediate)) return false;
+    metrics::store_round_trips.inc();
+    Transaction tx(db_, Transaction::Begun);
+    write_usage(deltas);
+    tx.commit();
+    return true;
   }
 
   void checkpoint() override {
@@ -508,7 +560,7 @@ class SqliteAccountStore final : public AccountStore {
     // and the next commit restarts the log.
     passive_checkpoint();
     std::lock_guard writer(mu_);
-    passive_checkpoint();
+    if (passive_checkpoint()) log_restarts_next_ = true;
   }
 
   std::vector<HistoryRow> load_history(int64_t key_id, int32_t first_day,
@@ -586,10 +638,14 @@ class SqliteAccountStore final : public AccountStore {
     id = use.integer(0);
     return ChangeOutcome::Done;
   }
-  void passive_checkpoint() {
+  // true when every frame of the log is in the database afterwards: the next commit then
+  // starts the log again from its beginning.
+  bool passive_checkpoint() {
+    int log_frames = -1, copied = -1;
     const int rc = sqlite3_wal_checkpoint_v2(checkpointer_->handle(), nullptr,
-                                             SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+                                             SQLITE_CHECKPOINT_PASSIVE, &log_frames, &copied);
     if (rc != SQLITE_OK && rc != SQLITE_BUSY) checkpointer_->fail("checkpoint");
+    return rc == SQLITE_OK && log_frames >= 0 && log_frames == copied;
   }
 
   void bump_generation() {
@@ -597,8 +653,22 @@ class SqliteAccountStore final : public AccountStore {
     use.step();
   }
 
+  void write_usage(const std::vector<UsageDelta>& deltas) {
+    for (const auto& d : deltas) {
+      if (d.delta == 0) continue;
+      Statement::Use use(add_usage_);
+      use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
+      use.step();
+    }
+  }
+
   std::filesystem::path file_;
   std::mutex mu_;
+  // The next commit starts the write-ahead log again (after a checkpoint that copied all
+  // of it, and when the store opens): SQLite then writes the log's header and fsyncs it,
+  // and with journal_size_limit may truncate the file. add_usage_if_free leaves that
+  // commit to a writer that may wait (add_usage), off the serving threads.
+  bool log_restarts_next_ = true;
   Database db_;  // declared before the statements: they are finalised before it closes
   Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
       list_keys_, usage_, add_usage_, rotate_, update_, add_history_, history_, drop_history_,

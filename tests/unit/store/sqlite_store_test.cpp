@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include "accounts/api_key.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
@@ -131,6 +134,66 @@ TEST(SqliteStore, AddUsageIsAllOrNothing) {
   EXPECT_TRUE(s->load_usage("2026-11").empty());
   s->add_usage({{a, "2026-11", 5}});
   EXPECT_EQ(s->load_usage("2026-11").at(a), 5);
+}
+
+// add_usage_if_free never waits: while another connection (here another process's, as a
+// `toolcalc keys` command would hold it) has the write lock, it writes nothing and says so
+// at once; once the lock is released it writes, and the usual add_usage still waits.
+TEST(SqliteStore, AddUsageIfFreeWritesNothingWhileAnotherWriterHoldsTheLock) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const int64_t a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+  s->add_usage({{a, "2026-11", 1}});  // the commit that starts the log (see the next test)
+  EXPECT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 2);
+
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(store::sqlite_store_file(tmp.path()).c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_FALSE(s->add_usage_if_free({{a, "2026-11", 5}}));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(1));  // not 5 s
+  ASSERT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 2);  // the refused delta was not written
+  EXPECT_TRUE(s->add_usage_if_free({{a, "2026-11", 5}}));
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 7);
+  // Failures other than a lock still throw, and leave nothing behind (key 999 is absent).
+  EXPECT_THROW(s->add_usage_if_free({{a, "2026-11", 1}, {999, "2026-11", 1}}), store::StoreError);
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 7);
+  // The busy timeout is back for the waiting writes: add_usage waits out another writer
+  // (released 300 ms later) instead of failing at once.
+  ASSERT_EQ(sqlite3_open(store::sqlite_store_file(tmp.path()).c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::thread release([other] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
+  });
+  const auto waited_from = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(s->add_usage({{a, "2026-11", 1}}));
+  EXPECT_GE(std::chrono::steady_clock::now() - waited_from, std::chrono::milliseconds(250));
+  release.join();
+  sqlite3_close(other);
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 8);
+}
+
+// The commit that starts the write-ahead log again (the first after the store opens, the
+// first after a checkpoint that copied the whole log) writes the log's header and fsyncs
+// it: add_usage_if_free leaves it to add_usage, which may wait, and writes again after.
+TEST(SqliteStore, AddUsageIfFreeLeavesTheCommitThatRestartsTheLogToAWaitingWriter) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  const int64_t a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+  EXPECT_FALSE(s->add_usage_if_free({{a, "2026-11", 1}}));  // just opened
+  s->add_usage({{a, "2026-11", 1}});
+  EXPECT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  EXPECT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  s->checkpoint();  // copies the whole log: the next commit restarts it
+  EXPECT_FALSE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  s->add_usage({{a, "2026-11", 1}});
+  EXPECT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 5);  // the declined deltas were not written
 }
 
 TEST(SqliteStore, HoldsNoPlaintextKey) {
