@@ -37,8 +37,8 @@ class io_context;
 namespace toolcalc::accounts {
 
 // How long a server thread's waiters may gather while its event loop still finds new
-// requests answered each turn, before they go to the committer anyway: it bounds what
-// gathering adds to a response's latency under a load that never lets the loop catch up.
+// requests answered each turn, before they are committed anyway: it bounds what gathering
+// adds to a response's latency under a load that never lets the loop catch up.
 inline constexpr std::chrono::microseconds kGroupCommitGather{500};
 
 class Accounts final : public AccessControl {
@@ -52,10 +52,11 @@ class Accounts final : public AccessControl {
   Accounts(const Accounts&) = delete;
   Accounts& operator=(const Accounts&) = delete;
 
-  // Starts the committer thread, which commits the counts that responses wait for, and
-  // the background thread: every key_refresh_interval it reloads the keys if the store's
-  // key generation moved and forgets ended rate windows; every usage_flush_interval it
-  // writes the usage deltas no response waits for (units given back) and checkpoints the
+  // Starts the committer thread, which commits the counts that responses wait for when
+  // their server thread cannot (commit_here), and the background thread: every
+  // key_refresh_interval it reloads the keys if the store's key generation moved and
+  // forgets ended rate windows; every usage_flush_interval it writes the usage deltas no
+  // response waits for (units given back) and the usage history, and checkpoints the
   // store (AccountStore::checkpoint: what a power loss can no longer take). Calling it
   // again does nothing.
   void start();
@@ -105,10 +106,13 @@ class Accounts final : public AccessControl {
   Durability await_durable(const CountedUnits& counted,
                            std::unique_ptr<DurableWait>& wait) override;
 
-  // Group commits made by the committer thread, and the responses they released (tests,
-  // docs/reliability.md).
+  // Group commits made, and the responses they released (tests, docs/reliability.md).
   uint64_t group_commits() const { return group_commits_.load(std::memory_order_relaxed); }
   uint64_t committed_waits() const { return committed_waits_.load(std::memory_order_relaxed); }
+  // Of those, the groups committed on the serving thread itself (commit_here).
+  uint64_t group_commits_here() const {
+    return group_commits_here_.load(std::memory_order_relaxed);
+  }
 
   // true (the default): await_durable waits for the units' commit. Set before start().
   void acknowledge_after_commit(bool on) { acknowledge_after_commit_ = on; }
@@ -122,9 +126,10 @@ class Accounts final : public AccessControl {
     CountedUnits counted;
     std::unique_ptr<DurableWait> wait;
   };
-  // The waiters a server thread queued, handed to the committer together (one wake-up and
-  // one transaction for all of them) once a turn of its event loop adds none (the thread
-  // has answered every request that was ready), or kGroupCommitGather after the first.
+  // The waiters a server thread queued, committed together (one transaction for all of
+  // them: on this thread when the store is free at once, else by the committer) once a
+  // turn of its event loop adds none (the thread has answered every request that was
+  // ready), or kGroupCommitGather after the first.
   struct Turn {
     Accounts* owner = nullptr;
     std::vector<Waiter> waiters;
@@ -132,9 +137,17 @@ class Accounts final : public AccessControl {
     std::chrono::steady_clock::time_point first_at;
   };
   static Turn& this_thread_turn();
-  // At the end of a turn of this thread's event loop: submit, or look again a turn later.
+  // At the end of a turn of this thread's event loop: commit the group (here, or by the
+  // committer), or look again a turn later.
   void end_turn();
+  // Commits `group` on this thread and tells its waiters, when the store is free at once;
+  // false (nothing done) otherwise.
+  bool commit_here(std::vector<Waiter>& group);
+  // Hands the waiters to the committer thread.
   void submit(std::vector<Waiter>& waiters);
+  // After a group's commit, with flush_mu_ held: its units given back when it failed, and
+  // the counters.
+  void settle(const std::vector<Waiter>& group, bool durable);
 
   // One round of the background thread: refresh and evict, flush, each when due; returns
   // when the next is due.
@@ -158,6 +171,14 @@ class Accounts final : public AccessControl {
   // Tells every waiter of `batch` on its own event loop (one handler per loop).
   static void complete(std::vector<Waiter>& batch, bool durable);
 
+  // With flush_mu_ held: takes the pending usage (and, with UsageAndHistory, the history)
+  // and writes it, restoring it and throwing store::StoreError when that fails. IfFree:
+  // false, nothing written, when the store would first wait for a lock. Group commits
+  // write UsageOnly: the history is the background flush's.
+  enum class Flush { UsageAndHistory, UsageOnly };
+  enum class Write { Waiting, IfFree };
+  bool write_pending(Flush what, Write how);
+
   std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
   bool flush_failing_ = false;
   bool checkpoint_failing_ = false;  // the background thread's
@@ -170,7 +191,7 @@ class Accounts final : public AccessControl {
   bool commit_stopping_ = false;
   bool acknowledge_after_commit_ = true;
   std::atomic<bool> committer_running_{false};
-  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0};
+  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0}, group_commits_here_{0};
   std::thread committer_;
 
   std::atomic<bool> stopped_{false};  // stop() flushes once

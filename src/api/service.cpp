@@ -273,8 +273,8 @@ void Service::send(Context& ctx, bool durable) {
 // The usage history (GET /v1/usage) counts what a key's requests to a tool ended with:
 // execute and sweep paths by their status, MCP tool calls by their tool result. Requests
 // naming no tool (an unknown slug, an MCP call refused before its tool was read) are not
-// counted. Recorded once the status is final (after the group commit): it is written with
-// the next commit.
+// counted. Recorded once the status is final (after the group commit): it is written by the
+// store's next background flush (GET /v1/usage adds what is still in memory).
 void Service::record_tool_usage(Context& ctx) {
   if (ctx.auth_status != accounts::AuthStatus::Ok || ctx.caller.anonymous) return;
   const RouteKind kind = ctx.route.kind;

@@ -1,6 +1,7 @@
 #include "accounts/accounts.hpp"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
@@ -400,15 +401,27 @@ struct ServerLoop {
 
 }  // namespace
 
-TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
+// Accounts on a fresh store with one key, started, whose background flush is far beyond any
+// test (60 s): only a group commit (or stop) writes the units.
+class GroupCommit : public ::testing::Test {
+ protected:
+  void start(const std::string& plan = "free", bool acknowledge_after_commit = true) {
+    const std::string key = cli_create(tmp.path(), plan);
+    acc =
+        open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
+    acc->acknowledge_after_commit(acknowledge_after_commit);
+    acc->start();
+    caller = acc->authenticate(bearer(key), "x").caller;
+  }
+
   TempDir tmp;
-  ManualClock clock(kNow);
-  const std::string key = cli_create(tmp.path(), "free");
-  // No background flush during the test: only a group commit can write the units.
-  auto acc =
-      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
-  acc->start();
-  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+  ManualClock clock{kNow};
+  std::unique_ptr<Accounts> acc;
+  Caller caller;
+};
+
+TEST_F(GroupCommit, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
+  start();
   ServerLoop server;
   // Three responses of one turn of the loop: one group, one commit.
   for (int i = 0; i < 3; ++i) {
@@ -429,20 +442,64 @@ TEST(Accounts, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
   // Told only once the units are in the database, by one transaction for the three.
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 6);
   EXPECT_EQ(acc->group_commits(), 1u);
+  // By the committer: the first commit after the store opens starts the log (an fsync).
+  EXPECT_EQ(acc->group_commits_here(), 0u);
   EXPECT_EQ(acc->committed_waits(), 3u);
+  acc->stop();
+}
+
+// While another writer holds the database (a `toolcalc keys` command, or the committer and
+// a checkpoint in this process), the serving thread does not wait for it: the group goes
+// to the committer, the loop goes on serving, and the responses are told once the lock is
+// released and their units committed.
+TEST_F(GroupCommit, AGroupGoesToTheCommitterWhileAnotherWriterHoldsTheDatabase) {
+  start();
+  ServerLoop server;
+  // The first group starts the log (the committer's); the second finds the store free.
+  for (size_t i = 1; i <= 2; ++i) {
+    server.respond(*acc, reserve_counted(*acc, caller, 1));
+    server.run_until_told(i);
+  }
+  EXPECT_EQ(acc->group_commits(), 2u);
+  EXPECT_EQ(acc->group_commits_here(), 1u);
+
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(store::sqlite_store_file(tmp.path()).c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  server.respond(*acc, reserve_counted(*acc, caller, 1));
+  // The loop keeps running handlers while the group waits for the lock.
+  int later_turns = 0;
+  std::function<void()> count_turns = [&] {
+    if (++later_turns < 1000) boost::asio::post(server.loop, count_turns);
+  };
+  boost::asio::post(server.loop, count_turns);
+  const auto deadline = std::chrono::steady_clock::now() + milliseconds(300);
+  while (std::chrono::steady_clock::now() < deadline) server.loop.run_one_for(milliseconds(10));
+  EXPECT_EQ(later_turns, 1000);
+  EXPECT_EQ(server.told.size(), 2u);  // not told before the units are written
+  EXPECT_EQ(acc->group_commits(), 2u);
+
+  ASSERT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  server.run_until_told(3);
+  EXPECT_EQ(server.told, std::vector<bool>(3, true));
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 3);
+  EXPECT_EQ(acc->group_commits(), 3u);
+  EXPECT_EQ(acc->group_commits_here(), 1u);  // the third was the committer's
+
+  // The database free again, the next group is committed on the serving thread.
+  server.respond(*acc, reserve_counted(*acc, caller, 1));
+  server.run_until_told(4);
+  EXPECT_EQ(server.told, std::vector<bool>(4, true));
+  EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 4);
+  EXPECT_EQ(acc->group_commits_here(), 2u);
   acc->stop();
 }
 
 // Responses answered in the turns that follow the first one's (more requests were ready)
 // join its group: one transaction once a turn adds none.
-TEST(Accounts, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
-  TempDir tmp;
-  ManualClock clock(kNow);
-  const std::string key = cli_create(tmp.path(), "free");
-  auto acc =
-      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
-  acc->start();
-  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+TEST_F(GroupCommit, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
+  start();
   ServerLoop server;
   auto respond = [&] { server.respond(*acc, reserve_counted(*acc, caller, 1)); };
   respond();  // turn 1
@@ -461,14 +518,8 @@ TEST(Accounts, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
 
 // A loop that answers a request in every turn never catches up: its group goes to the
 // committer kGroupCommitGather after its first response all the same.
-TEST(Accounts, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
-  TempDir tmp;
-  ManualClock clock(kNow);
-  const std::string key = cli_create(tmp.path(), "bulk");
-  auto acc =
-      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
-  acc->start();
-  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+TEST_F(GroupCommit, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
+  start("bulk");
   ServerLoop server;
   int queued = 0;
   std::function<void()> respond_each_turn = [&] {
@@ -493,14 +544,8 @@ TEST(Accounts, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
   acc->stop();
 }
 
-TEST(Accounts, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
-  TempDir tmp;
-  ManualClock clock(kNow);
-  const std::string key = cli_create(tmp.path(), "free");
-  auto acc =
-      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
-  acc->start();
-  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+TEST_F(GroupCommit, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
+  start();
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
   std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
@@ -515,15 +560,8 @@ TEST(Accounts, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
 
 // acknowledge_after_commit(false): the response goes on at once and its units wait for the
 // background flush (the behaviour before group commit, for the bench's comparison).
-TEST(Accounts, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
-  TempDir tmp;
-  ManualClock clock(kNow);
-  const std::string key = cli_create(tmp.path(), "free");
-  auto acc =
-      open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
-  acc->acknowledge_after_commit(false);
-  acc->start();
-  const Caller caller = acc->authenticate(bearer(key), "x").caller;
+TEST_F(GroupCommit, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
+  start("free", /*acknowledge_after_commit=*/false);
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
   std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
@@ -540,8 +578,9 @@ namespace {
 // An embedded store whose writes fail while `full` is set (a full disk).
 class FailingStore final : public store::AccountStore {
  public:
-  FailingStore(std::unique_ptr<store::AccountStore> inner, std::atomic<bool>& full)
-      : inner_(std::move(inner)), full_(full) {}
+  FailingStore(std::unique_ptr<store::AccountStore> inner, std::atomic<bool>& full,
+               bool inline_writes)
+      : inner_(std::move(inner)), full_(full), inline_writes_(inline_writes) {}
   std::optional<int64_t> create_key(const store::NewKey& k) override {
     return inner_->create_key(k);
   }
@@ -567,6 +606,11 @@ class FailingStore final : public store::AccountStore {
     if (full_) throw store::StoreError("database or disk is full");
     inner_->add_usage(d, h);
   }
+  bool add_usage_if_free(const std::vector<store::UsageDelta>& d) override {
+    if (!inline_writes_) return false;  // as if always busy: every group to the committer
+    if (full_) throw store::StoreError("database or disk is full");
+    return inner_->add_usage_if_free(d);
+  }
   std::vector<store::HistoryRow> load_history(int64_t k, int32_t first, int32_t end) override {
     return inner_->load_history(k, first, end);
   }
@@ -583,17 +627,24 @@ class FailingStore final : public store::AccountStore {
  private:
   std::unique_ptr<store::AccountStore> inner_;
   std::atomic<bool>& full_;
+  const bool inline_writes_;
 };
 
 }  // namespace
 
-TEST(Accounts, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
+// Whether the group is committed on the serving thread (true) or by the committer.
+class FailedCommit : public ::testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(Accounts, FailedCommit, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "Here" : "ByTheCommitter"; });
+
+TEST_P(FailedCommit, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
   TempDir tmp;
   ManualClock clock(kNow);
   const std::string key = cli_create(tmp.path(), "tiny");  // quota 2
   std::atomic<bool> full{true};
-  Accounts acc(std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()), full),
-               test_plans(), clock, milliseconds(60'000), milliseconds(60'000));
+  Accounts acc(
+      std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()), full, GetParam()),
+      test_plans(), clock, milliseconds(60'000), milliseconds(60'000));
   acc.start();
   const Caller caller = acc.authenticate(bearer(key), "x").caller;
   ServerLoop server;
@@ -617,6 +668,10 @@ TEST(Accounts, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
   EXPECT_EQ(told.back(), true);
   EXPECT_EQ(acc.quota_status(caller).used, 2);
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 2);  // the failed unit was never written
+  EXPECT_EQ(acc.group_commits(), 3u);
+  // Here: the first group failed on its serving thread; the second went to the committer
+  // (the first commit since the store opened starts the log); the third was here again.
+  EXPECT_EQ(acc.group_commits_here(), GetParam() ? 2u : 0u);
   acc.stop();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 2);
 }
