@@ -62,7 +62,8 @@ Phases (environment variables, defaults in brackets):
      callgrind of toolcalc with its log on.
  12. before/after (BENCH_BEFORE=/path/to/an/earlier/toolcalc): that binary against this
      build, execute at 64 connections with the shipped settings, BENCH_BEFORE_ROUNDS [4]
-     alternated rounds, and callgrind of both: what a change adds to every request.
+     alternated rounds, and callgrind of both: what a change adds to every request
+     (BENCH_BEFORE_ONLY=1 runs this phase alone).
 The targets of docs/performance.md (fairness, logging, two threads, fleet) are read off
 phases 6, 7, 10 and 11 at the end.
 Before the runs it waits up to BENCH_QUIET_WAIT [30] s for other processes to leave the
@@ -135,6 +136,7 @@ MANY_CONNECTIONS = env_list("BENCH_MANY_CONNECTIONS", "1000 4000")
 LOGS = env_int("BENCH_LOGS", 1)
 BEFORE = os.environ.get("BENCH_BEFORE", "")
 BEFORE_ROUNDS = env_int("BENCH_BEFORE_ROUNDS", 4)
+BEFORE_ONLY = env_int("BENCH_BEFORE_ONLY", 0)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -1135,6 +1137,9 @@ def run(report, build_dir, binary, work):
         return True
     if COMMIT_ONLY:
         commit_phase(report, binary, work, key)
+        return True
+    if BEFORE and BEFORE_ONLY:
+        before_after(report, binary, work, key)
         return True
 
     tc = Toolcalc(binary, work, 1, key)
