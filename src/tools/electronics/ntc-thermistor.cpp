@@ -40,7 +40,7 @@ ToolDescriptor descriptor() {
   ToolDescriptor t;
   t.slug = "ntc-thermistor";
   t.domain = "electronics";
-  t.version = "1.0.0";
+  t.version = "1.0.1";
   t.name = "NTC Thermistor";
   t.description =
       "NTC thermistor resistance at a temperature and temperature at a resistance, from the "
@@ -238,6 +238,21 @@ std::string resistance_message(double r) {
   return msg;
 }
 
+// Whether 1/T rises with ln R over the whole window [lo, hi]: the slope b1 + 2c2·x + 3d3·x²
+// is a parabola, least at an end of the window or at its vertex −c2/(3d3) when d3 > 0.
+bool rises_throughout(const Model& m, double lo, double hi) {
+  double least = std::min(m.slope(lo), m.slope(hi));
+  if (m.d3 > 0) {
+    const double vertex = -m.c2 / (3 * m.d3);
+    if (vertex > lo && vertex < hi) least = std::min(least, m.slope(vertex));
+  }
+  return least > 0;
+}
+
+constexpr const char* kFallingCurve =
+    "the Steinhart–Hart coefficients make 1/T fall as R rises between 1 mΩ and 1 TΩ, which "
+    "no NTC does; check the signs and sizes of sh_b, sh_c and sh_d";
+
 // x = ln(R/R0) at which the Steinhart–Hart polynomial equals 1/T, by bisection over the
 // resistance window; NaN when 1/T is not reached inside it.
 double solve_x(const Model& m, double inverse_t) {
@@ -270,6 +285,10 @@ ComputeResult compute(const Inputs& in) {
     x = m.b * (1 / t_k - 1 / m.t0_k);
   } else {
     x = solve_x(m, 1 / t_k);
+    // No crossing because the curve turns back somewhere in the window: the coefficients,
+    // not the temperature, are what no NTC has.
+    if (std::isnan(x) && !rises_throughout(m, std::log(kMinOhm / m.r0), std::log(kMaxOhm / m.r0)))
+      return ToolError{"sh_b", kFallingCurve};
     if (std::isnan(x)) {
       const double edge = m.inverse_t(std::log(kMinOhm / m.r0)) > 1 / t_k ? kMinOhm : kMaxOhm;
       return ToolError{"temperature_c", resistance_message(edge)};
@@ -278,11 +297,7 @@ ComputeResult compute(const Inputs& in) {
   const double r = m.r0 * std::exp(x);
   if (!(r >= kMinOhm && r <= kMaxOhm)) return ToolError{"temperature_c", resistance_message(r)};
   const double slope = m.slope(x);
-  if (!(slope > 0))
-    return ToolError{"sh_b",
-                     "the Steinhart–Hart coefficients make 1/T fall as R rises at this "
-                     "temperature, which no NTC does; check the signs and sizes of sh_b, sh_c "
-                     "and sh_d"};
+  if (!(slope > 0)) return ToolError{"sh_b", kFallingCurve};
   // α = (1/R)·dR/dT = −1/(T²·d(1/T)/d lnR).
   const double alpha = -1 / (t_k * t_k * slope);
 

@@ -62,7 +62,7 @@ TEST(NtcThermistor, DescriptorTable) {
   const auto& d = tool().descriptor;
   EXPECT_EQ(d.slug, "ntc-thermistor");
   EXPECT_EQ(d.domain, "electronics");
-  EXPECT_EQ(d.version, "1.0.0");
+  EXPECT_EQ(d.version, "1.0.1");
   EXPECT_FALSE(d.standard.has_value());
   tool_test::expect_inputs(
       d, {
@@ -163,7 +163,8 @@ TEST(NtcThermistor, ImpossibleCombinationsAreRefused) {
   // A tiny R0 with a high B at 300 °C falls below 1 mΩ.
   EXPECT_EQ(run_tool(tool(), beta(1, 10000, 300, 1, -80)).rfind("422:temperature_c:", 0), 0u);
   // A negative ln term at this point: 1/T falls as R rises.
-  EXPECT_EQ(run_tool(tool(), steinhart(25, 10000, 3.35e-3, 1e-5, -1e-5, 0)).rfind("422:", 0), 0u);
+  EXPECT_EQ(run_tool(tool(), steinhart(25, 10000, 3.35e-3, 1e-5, -1e-5, 0)).rfind("422:sh_b:", 0),
+            0u);
 }
 
 }  // namespace
