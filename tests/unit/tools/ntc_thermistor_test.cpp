@@ -162,7 +162,8 @@ TEST(NtcThermistor, ImpossibleCombinationsAreRefused) {
   EXPECT_EQ(run_tool(tool(), beta(10000, 3977, 25, 1)).rfind("422:resistance_ohm:", 0), 0u);
   // A tiny R0 with a high B at 300 °C falls below 1 mΩ.
   EXPECT_EQ(run_tool(tool(), beta(1, 10000, 300, 1, -80)).rfind("422:temperature_c:", 0), 0u);
-  // A negative ln term at this point: 1/T falls as R rises.
+  // A negative C: the slope 1e-5 − 2e-5·x turns negative above x = 0.5 (R > 16.5 kΩ), so
+  // 1/T falls as R rises there and the curve never reaches 25 °C.
   EXPECT_EQ(run_tool(tool(), steinhart(25, 10000, 3.35e-3, 1e-5, -1e-5, 0)).rfind("422:sh_b:", 0),
             0u);
 }
