@@ -277,6 +277,41 @@ TEST_F(RedisPipelineTest, ReadingStepsReportTheQuotaWithoutTakingIt) {
   EXPECT_EQ(blocking.quota.used, 1);
 }
 
+// Identical steps in a row travel as one step of several units (redis_counters.cpp,
+// RateSteps::add), decided as that many steps in a row: a run cut by a read, and a run in
+// which the quota and then the window fill up, reply exactly as steps one at a time.
+TEST_F(RedisPipelineTest, IdenticalStepsInARowAreDecidedAsOneAtATime) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  constexpr int kRateLimit = 5, kQuotaLimit = 3;
+  const bool reserve[] = {true, true, false, true, true, true, true};
+  std::vector<Outcome> o(std::size(reserve));
+  for (size_t i = 0; i < o.size(); ++i)
+    ASSERT_TRUE(counters->start_rate_step("key:5", 1'800'000'060, kRateLimit, 5, "2026-11",
+                                          kQuotaLimit, reserve[i], record(o[i])));
+  loop_.run();
+  struct Expected {
+    bool rate;
+    int64_t rate_used;
+    bool quota;
+    int64_t quota_used;
+  };
+  const Expected expected[] = {
+      {true, 1, true, 1},   {true, 2, true, 2},   {true, 3, false, 2},  // reads the month
+      {true, 4, true, 3},   {true, 5, false, 3},                        // the quota is full
+      {false, 5, false, 3}, {false, 5, false, 3},                       // and now the window
+  };
+  for (size_t i = 0; i < o.size(); ++i) {
+    ASSERT_TRUE(o[i].called && !o[i].error) << i;
+    EXPECT_EQ(o[i].step.rate.allowed, expected[i].rate) << i;
+    EXPECT_EQ(o[i].step.rate.used, expected[i].rate_used) << i;
+    EXPECT_EQ(o[i].step.quota.allowed, expected[i].quota) << i;
+    EXPECT_EQ(o[i].step.quota.used, expected[i].quota_used) << i;
+  }
+  EXPECT_EQ(counters->rate_used("key:5", 1'800'000'060), kRateLimit);
+  EXPECT_EQ(counters->quota_used(5, "2026-11"), kQuotaLimit);
+}
+
 TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
