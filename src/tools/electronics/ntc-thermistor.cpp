@@ -285,12 +285,12 @@ ComputeResult compute(const Inputs& in) {
     x = m.b * (1 / t_k - 1 / m.t0_k);
   } else {
     x = solve_x(m, 1 / t_k);
-    // No crossing because the curve turns back somewhere in the window: the coefficients,
-    // not the temperature, are what no NTC has.
-    if (std::isnan(x) && !rises_throughout(m, std::log(kMinOhm / m.r0), std::log(kMaxOhm / m.r0)))
-      return ToolError{"sh_b", kFallingCurve};
     if (std::isnan(x)) {
-      const double edge = m.inverse_t(std::log(kMinOhm / m.r0)) > 1 / t_k ? kMinOhm : kMaxOhm;
+      const double lo = std::log(kMinOhm / m.r0), hi = std::log(kMaxOhm / m.r0);
+      // The curve turns back somewhere in the window: the coefficients, not the
+      // temperature, are what no NTC has.
+      if (!rises_throughout(m, lo, hi)) return ToolError{"sh_b", kFallingCurve};
+      const double edge = m.inverse_t(lo) > 1 / t_k ? kMinOhm : kMaxOhm;
       return ToolError{"temperature_c", resistance_message(edge)};
     }
   }
