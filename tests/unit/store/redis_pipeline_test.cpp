@@ -312,6 +312,69 @@ TEST_F(RedisPipelineTest, IdenticalStepsInARowAreDecidedAsOneAtATime) {
   EXPECT_EQ(counters->quota_used(5, "2026-11"), kQuotaLimit);
 }
 
+// Merged steps on counters that already hold units (another instance's), a window that
+// fills while its month still has room, a limit lowered below the window's count, and
+// steps without a quota: each unit replies as it would alone.
+TEST_F(RedisPipelineTest, MergedStepsContinueFromCountsAlreadyThere) {
+  auto counters = store::open_redis_counters(options_);
+  const EventLoopScope scope(loop_);
+  constexpr int64_t kWindow = 1'800'000'120;
+  store::RedisClient redis(options_);
+  redis.command({"SET", store::redis_keys::rate("key:6", kWindow), "3"});
+  redis.command({"SET", store::redis_keys::quota(6, "2026-11"), "8"});
+  redis.command({"SET", store::redis_keys::rate("key:7", kWindow), "6"});
+
+  std::vector<Outcome> held(4), lowered(3), no_quota(3);
+  for (auto& o : held)  // window 3 of 5, month 8 of 20
+    ASSERT_TRUE(counters->start_rate_step("key:6", kWindow, 5, 6, "2026-11", 20, true, record(o)));
+  for (auto& o : lowered)  // window 6, its limit now 4
+    ASSERT_TRUE(counters->start_rate_step("key:7", kWindow, 4, 7, "2026-11", std::nullopt, true,
+                                          record(o)));
+  for (auto& o : no_quota)  // an empty window of 2
+    ASSERT_TRUE(counters->start_rate_step("key:8", kWindow, 2, 8, "2026-11", std::nullopt, true,
+                                          record(o)));
+  loop_.run();
+
+  struct Expected {
+    bool rate;
+    int64_t rate_used;
+    bool quota;
+    int64_t quota_used;
+  };
+  const Expected held_expected[] = {
+      {true, 4, true, 9},
+      {true, 5, true, 10},
+      {false, 5, false, 10},  // the window is full: no unit of the month taken
+      {false, 5, false, 10},
+  };
+  for (size_t i = 0; i < held.size(); ++i) {
+    ASSERT_TRUE(held[i].called && !held[i].error) << i;
+    EXPECT_EQ(held[i].step.rate.allowed, held_expected[i].rate) << i;
+    EXPECT_EQ(held[i].step.rate.used, held_expected[i].rate_used) << i;
+    EXPECT_EQ(held[i].step.quota.allowed, held_expected[i].quota) << i;
+    EXPECT_EQ(held[i].step.quota.used, held_expected[i].quota_used) << i;
+  }
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    ASSERT_TRUE(lowered[i].called && !lowered[i].error) << i;
+    EXPECT_FALSE(lowered[i].step.rate.allowed) << i;
+    EXPECT_EQ(lowered[i].step.rate.used, 6) << i;
+  }
+  const bool no_quota_allowed[] = {true, true, false};
+  const int64_t no_quota_used[] = {1, 2, 2};
+  for (size_t i = 0; i < no_quota.size(); ++i) {
+    ASSERT_TRUE(no_quota[i].called && !no_quota[i].error) << i;
+    EXPECT_EQ(no_quota[i].step.rate.allowed, no_quota_allowed[i]) << i;
+    EXPECT_EQ(no_quota[i].step.rate.used, no_quota_used[i]) << i;
+    EXPECT_FALSE(no_quota[i].step.quota.allowed) << i;
+  }
+  EXPECT_EQ(counters->rate_used("key:6", kWindow), 5);
+  EXPECT_EQ(counters->quota_used(6, "2026-11"), 10);
+  EXPECT_EQ(counters->rate_used("key:7", kWindow), 6);  // a refused step writes nothing
+  EXPECT_EQ(counters->rate_used("key:8", kWindow), 2);
+  EXPECT_EQ(redis.command({"TTL", store::redis_keys::rate("key:7", kWindow)}).as_integer(), -1);
+  EXPECT_GT(redis.command({"TTL", store::redis_keys::rate("key:8", kWindow)}).as_integer(), 0);
+}
+
 TEST_F(RedisPipelineTest, AFlushedScriptIsLoadedAgain) {
   auto counters = store::open_redis_counters(options_);
   const EventLoopScope scope(loop_);
