@@ -132,6 +132,25 @@ store::SharedCounters::StepDone record(Outcome& o) {
   };
 }
 
+// What a step replied: its rate and quota units, allowed or not, and the counts after.
+struct Expected {
+  bool rate;
+  int64_t rate_used;
+  bool quota;
+  int64_t quota_used;
+};
+
+void expect_steps(const std::vector<Outcome>& o, const std::vector<Expected>& expected) {
+  ASSERT_EQ(o.size(), expected.size());
+  for (size_t i = 0; i < o.size(); ++i) {
+    ASSERT_TRUE(o[i].called && !o[i].error) << i;
+    EXPECT_EQ(o[i].step.rate.allowed, expected[i].rate) << i;
+    EXPECT_EQ(o[i].step.rate.used, expected[i].rate_used) << i;
+    EXPECT_EQ(o[i].step.quota.allowed, expected[i].quota) << i;
+    EXPECT_EQ(o[i].step.quota.used, expected[i].quota_used) << i;
+  }
+}
+
 // The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
 // the blocking calls must take it.
 bool start_step(store::SharedCounters& counters, Outcome& o) {
@@ -290,24 +309,15 @@ TEST_F(RedisPipelineTest, IdenticalStepsInARowAreDecidedAsOneAtATime) {
     ASSERT_TRUE(counters->start_rate_step("key:5", 1'800'000'060, kRateLimit, 5, "2026-11",
                                           kQuotaLimit, reserve[i], record(o[i])));
   loop_.run();
-  struct Expected {
-    bool rate;
-    int64_t rate_used;
-    bool quota;
-    int64_t quota_used;
-  };
-  const Expected expected[] = {
-      {true, 1, true, 1},   {true, 2, true, 2},   {true, 3, false, 2},  // reads the month
-      {true, 4, true, 3},   {true, 5, false, 3},                        // the quota is full
-      {false, 5, false, 3}, {false, 5, false, 3},                       // and now the window
-  };
-  for (size_t i = 0; i < o.size(); ++i) {
-    ASSERT_TRUE(o[i].called && !o[i].error) << i;
-    EXPECT_EQ(o[i].step.rate.allowed, expected[i].rate) << i;
-    EXPECT_EQ(o[i].step.rate.used, expected[i].rate_used) << i;
-    EXPECT_EQ(o[i].step.quota.allowed, expected[i].quota) << i;
-    EXPECT_EQ(o[i].step.quota.used, expected[i].quota_used) << i;
-  }
+  expect_steps(o, {
+                      {true, 1, true, 1},
+                      {true, 2, true, 2},
+                      {true, 3, false, 2},  // reads the month
+                      {true, 4, true, 3},
+                      {true, 5, false, 3},  // the quota is full
+                      {false, 5, false, 3},
+                      {false, 5, false, 3},  // and now the window
+                  });
   EXPECT_EQ(counters->rate_used("key:5", 1'800'000'060), kRateLimit);
   EXPECT_EQ(counters->quota_used(5, "2026-11"), kQuotaLimit);
 }
@@ -335,25 +345,12 @@ TEST_F(RedisPipelineTest, MergedStepsContinueFromCountsAlreadyThere) {
                                           record(o)));
   loop_.run();
 
-  struct Expected {
-    bool rate;
-    int64_t rate_used;
-    bool quota;
-    int64_t quota_used;
-  };
-  const Expected held_expected[] = {
-      {true, 4, true, 9},
-      {true, 5, true, 10},
-      {false, 5, false, 10},  // the window is full: no unit of the month taken
-      {false, 5, false, 10},
-  };
-  for (size_t i = 0; i < held.size(); ++i) {
-    ASSERT_TRUE(held[i].called && !held[i].error) << i;
-    EXPECT_EQ(held[i].step.rate.allowed, held_expected[i].rate) << i;
-    EXPECT_EQ(held[i].step.rate.used, held_expected[i].rate_used) << i;
-    EXPECT_EQ(held[i].step.quota.allowed, held_expected[i].quota) << i;
-    EXPECT_EQ(held[i].step.quota.used, held_expected[i].quota_used) << i;
-  }
+  expect_steps(held, {
+                         {true, 4, true, 9},
+                         {true, 5, true, 10},
+                         {false, 5, false, 10},  // the window is full: no unit of the month taken
+                         {false, 5, false, 10},
+                     });
   for (size_t i = 0; i < lowered.size(); ++i) {
     ASSERT_TRUE(lowered[i].called && !lowered[i].error) << i;
     EXPECT_FALSE(lowered[i].step.rate.allowed) << i;
