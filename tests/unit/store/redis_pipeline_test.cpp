@@ -351,19 +351,9 @@ TEST_F(RedisPipelineTest, MergedStepsContinueFromCountsAlreadyThere) {
                          {false, 5, false, 10},  // the window is full: no unit of the month taken
                          {false, 5, false, 10},
                      });
-  for (size_t i = 0; i < lowered.size(); ++i) {
-    ASSERT_TRUE(lowered[i].called && !lowered[i].error) << i;
-    EXPECT_FALSE(lowered[i].step.rate.allowed) << i;
-    EXPECT_EQ(lowered[i].step.rate.used, 6) << i;
-  }
-  const bool no_quota_allowed[] = {true, true, false};
-  const int64_t no_quota_used[] = {1, 2, 2};
-  for (size_t i = 0; i < no_quota.size(); ++i) {
-    ASSERT_TRUE(no_quota[i].called && !no_quota[i].error) << i;
-    EXPECT_EQ(no_quota[i].step.rate.allowed, no_quota_allowed[i]) << i;
-    EXPECT_EQ(no_quota[i].step.rate.used, no_quota_used[i]) << i;
-    EXPECT_FALSE(no_quota[i].step.quota.allowed) << i;
-  }
+  // A refused rate unit leaves the month untouched, and a step without a quota has none.
+  expect_steps(lowered, {{false, 6, false, 0}, {false, 6, false, 0}, {false, 6, false, 0}});
+  expect_steps(no_quota, {{true, 1, false, 0}, {true, 2, false, 0}, {false, 2, false, 0}});
   EXPECT_EQ(counters->rate_used("key:6", kWindow), 5);
   EXPECT_EQ(counters->quota_used(6, "2026-11"), 10);
   EXPECT_EQ(counters->rate_used("key:7", kWindow), 6);  // a refused step writes nothing
