@@ -1,19 +1,26 @@
-// Rate windows and monthly quotas in Redis. Each call is one Lua script, run
+// Rate windows and monthly quotas in Redis. Each decision is one Lua script, run
 // atomically by Redis, so N instances taking units of one window concurrently allow
-// exactly `limit`; a refused step writes nothing (no AOF append for a 429).
+// exactly `limit`; a refused step writes nothing (no AOF append for a 429). Executions of
+// large limits are served from leases of units granted by that script ahead of need
+// (counter_leases.hpp), counted with a plain INCRBY.
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "core/event_loop.hpp"
+#include "store/counter_leases.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_pipeline.hpp"
+#include "store/redis_rate_steps.hpp"
 #include "store/redis_store.hpp"
 #include "store/store_errors.hpp"
 
@@ -22,150 +29,32 @@ namespace {
 
 namespace net = boost::asio;
 
-// A window's counter lives two windows: long enough for instances whose clocks differ by
-// a few seconds to still share it, short enough that memory holds about one minute of
-// subjects.
-constexpr int64_t kRateKeyTtlS = 120;
-
-// Rate steps in order, one or many (the steps a server thread started in one turn of its
-// event loop go in one call): step i has KEYS[2i+1] its window counter and KEYS[2i+2] its
-// quota counter (the window counter again when it has no quota), ARGV[5i+1..5i+5] = quota
-// mode (1 reserve | 2 read | 0 none), rate limit, ttl (s), quota limit, units n. A step of
-// n units is decided as n steps of one unit in a row: each takes a unit of its window
-// unless the window is at its limit, then (reserve) a unit of its quota unless that is at
-// its limit; each sees the counts the steps before it left. A step that reads, or whose
-// rate unit is refused, reports its quota's count without taking a unit (the RateLimit
-// header's month). Every counter is read once and written once at the end (INCRBY of what
-// the call added, and the window's EXPIRE when the call created it). A refused step
-// writes nothing. Reply per step: {rate units granted k, rate used before, quota units
-// granted, quota used before}; unit j of the step reads its own figures from those
-// (merged_step_result). Redis's cost per call, per argument and per step is most of its
-// cost per request (docs/performance.md, "Shared store"), so identical steps in a row
-// travel as one (RateSteps::add).
-const RedisScript kTakeRateSteps(R"lua(
-local count, before, ttl = {}, {}, {}
-local function current(key)
-  local v = count[key]
-  if v == nil then
-    v = tonumber(redis.call('GET', key) or '0')
-    count[key] = v
-    before[key] = v
-  end
-  return v
-end
-local out = {}
-for i = 0, #KEYS / 2 - 1 do
-  local rate_key, quota_key = KEYS[2 * i + 1], KEYS[2 * i + 2]
-  local mode, n = ARGV[5 * i + 1], tonumber(ARGV[5 * i + 5])
-  local used = current(rate_key)
-  local k = math.min(n, math.max(0, tonumber(ARGV[5 * i + 2]) - used))
-  if k > 0 then
-    count[rate_key] = used + k
-    ttl[rate_key] = ARGV[5 * i + 3]
-  end
-  out[#out + 1] = k; out[#out + 1] = used
-  if mode == '0' then
-    out[#out + 1] = 0; out[#out + 1] = 0
-  elseif mode == '2' then
-    out[#out + 1] = 0; out[#out + 1] = current(quota_key)
-  else
-    local q = current(quota_key)
-    local m = math.min(k, math.max(0, tonumber(ARGV[5 * i + 4]) - q))
-    if m > 0 then count[quota_key] = q + m end
-    out[#out + 1] = m; out[#out + 1] = q
-  end
-end
-for key, v in pairs(count) do
-  if v > before[key] then
-    redis.call('INCRBY', key, v - before[key])
-    if before[key] == 0 and ttl[key] then redis.call('EXPIRE', key, ttl[key]) end
-  end
-end
-return out
-)lua");
-
-// KEYS[1] quota counter; ARGV[1] limit, ARGV[2] units → {allowed, used}
+// KEYS[1] quota counter, KEYS[2] the month's granted counter; ARGV[1] limit, ARGV[2]
+// units, ARGV[3] the granted counter's ttl → {allowed, used} (refused: the granted count)
 const RedisScript kReserveQuota(R"lua(
 local q = tonumber(redis.call('GET', KEYS[1]) or '0')
-if q + tonumber(ARGV[2]) > tonumber(ARGV[1]) then return {0, q} end
-return {1, redis.call('INCRBY', KEYS[1], ARGV[2])}
+local g = math.max(tonumber(redis.call('GET', KEYS[2]) or '0'), q)
+local n = tonumber(ARGV[2])
+if g + n > tonumber(ARGV[1]) then return {0, g} end
+redis.call('SET', KEYS[2], g + n, 'EX', ARGV[3])
+return {1, redis.call('INCRBY', KEYS[1], n)}
 )lua");
 
-// KEYS[1] quota counter; ARGV[1] units → the count after (never below zero)
+// KEYS[1] quota counter, KEYS[2] the month's granted counter; ARGV[1] units → the count
+// after (never below zero). The units go back to the month's granted ones as well.
 const RedisScript kReleaseQuota(R"lua(
 local q = tonumber(redis.call('GET', KEYS[1]) or '0')
 if q <= 0 then return 0 end
-return redis.call('DECRBY', KEYS[1], math.min(q, tonumber(ARGV[1])))
+local n = math.min(q, tonumber(ARGV[1]))
+local g = tonumber(redis.call('GET', KEYS[2]) or '0')
+if g > 0 then redis.call('DECRBY', KEYS[2], math.min(g, n)) end
+return redis.call('DECRBY', KEYS[1], n)
 )lua");
 
 CounterStep step(const RedisValue& v, size_t at) {
   if (v.type != RedisValue::Type::Array || v.elements.size() < at + 2)
     throw StoreError("redis: unexpected reply from a counter script");
   return {v.elements[at].as_integer() == 1, v.elements[at + 1].as_integer()};
-}
-
-// The keys and arguments of a kTakeRateSteps call. A step identical to the one before it
-// (same window, quota counter, mode and limits: at many connections of one key, nearly
-// every step of a turn) adds a unit to that one instead: the script decides it exactly as
-// the next step in a row, so the replies are what separate steps would get.
-struct RateSteps {
-  std::vector<std::string> keys;
-  std::vector<std::string> args;  // 5 per step; the units' place is filled by finish()
-  std::vector<int64_t> units;
-
-  // Where a step's reply is read: the step of the call, and the unit within it.
-  struct Place {
-    size_t step = 0;
-    int64_t unit = 0;
-  };
-
-  Place add(std::string_view subject, int64_t window_start_s, int64_t rate_limit, int64_t key_id,
-            std::string_view period, std::optional<int64_t> quota_limit, bool reserve = true) {
-    std::string window = redis_keys::rate(subject, window_start_s);
-    std::string quota = quota_limit ? redis_keys::quota(key_id, period) : window;
-    std::string_view mode = !quota_limit ? "0" : reserve ? "1" : "2";
-    std::string rate = std::to_string(rate_limit);
-    std::string quota_max = quota_limit ? std::to_string(*quota_limit) : "0";
-    if (!units.empty()) {
-      const size_t last = units.size() - 1;
-      const std::string* a = &args[5 * last];
-      if (keys[2 * last] == window && keys[2 * last + 1] == quota && a[0] == mode && a[1] == rate &&
-          a[3] == quota_max)
-        return {last, units[last]++};
-    }
-    keys.push_back(std::move(window));
-    keys.push_back(std::move(quota));
-    args.emplace_back(mode);
-    args.push_back(std::move(rate));
-    args.push_back(std::to_string(kRateKeyTtlS));
-    args.push_back(std::move(quota_max));
-    args.emplace_back();
-    units.push_back(1);
-    return {units.size() - 1, 0};
-  }
-
-  // Writes each step's units into its arguments, before the call is sent.
-  void finish() {
-    for (size_t i = 0; i < units.size(); ++i) args[5 * i + 4] = std::to_string(units[i]);
-  }
-};
-
-// Unit `at.unit` of step `at.step` of a kTakeRateSteps reply (the quota's half left empty
-// without a quota): the units of a step are decided in order, so unit j is granted while
-// j < the units granted, and its count is the count before plus j + 1.
-RateAndQuotaStep merged_step_result(const RedisValue& v, RateSteps::Place at, bool with_quota) {
-  const size_t first = 4 * at.step;
-  if (v.type != RedisValue::Type::Array || v.elements.size() < first + 4)
-    throw StoreError("redis: unexpected reply from a counter script");
-  const auto figure = [&](size_t i) { return v.elements[first + i].as_integer(); };
-  const auto unit = [&](int64_t granted, int64_t before) {
-    return at.unit < granted ? CounterStep{true, before + at.unit + 1}
-                             : CounterStep{false, before + granted};
-  };
-  RateAndQuotaStep r;
-  r.rate = unit(figure(0), figure(1));
-  if (with_quota) r.quota = unit(figure(2), figure(3));
-  return r;
 }
 
 // The reply of a call of one step, as sent by the blocking calls.
@@ -183,6 +72,15 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   } catch (const StoreError& e) {
     throw StoreUnavailable(e.what());
   }
+}
+
+// 64 random bits in hex: a name no other process picks.
+std::string random_name() {
+  std::random_device random;
+  const uint64_t n = (uint64_t{random()} << 32) | random();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(n));
+  return text;
 }
 
 // The counters' outages are what clients see as 503s: the server's log tells when they
@@ -213,8 +111,10 @@ class RedisCounters final : public SharedCounters {
   CounterStep reserve_quota(int64_t key_id, std::string_view period, int64_t limit,
                             int64_t units) override {
     return guarded([&] {
-      return step(redis_.eval(kReserveQuota, {redis_keys::quota(key_id, period)},
-                              {std::to_string(limit), std::to_string(units)}),
+      const std::string quota = redis_keys::quota(key_id, period);
+      return step(redis_.eval(kReserveQuota, {quota, redis_keys::quota_granted(quota)},
+                              {std::to_string(limit), std::to_string(units),
+                               std::to_string(kGrantedKeyTtlS)}),
                   0);
     });
   }
@@ -223,7 +123,8 @@ class RedisCounters final : public SharedCounters {
   // refused after its unit was reserved (400, 422) never holds its thread on Redis. A
   // release that fails leaves the unit counted, as the blocking one does (SharedAccounts).
   void release_quota(int64_t key_id, std::string_view period, int64_t units) override {
-    std::vector<std::string> keys{redis_keys::quota(key_id, period)};
+    std::string quota = redis_keys::quota(key_id, period);
+    std::vector<std::string> keys{quota, redis_keys::quota_granted(quota)};
     std::vector<std::string> args{std::to_string(units)};
     if (!steps_asynchronously()) {
       guarded([&] { return redis_.eval(kReleaseQuota, keys, args); });
@@ -238,19 +139,19 @@ class RedisCounters final : public SharedCounters {
   }
 
   // take_rate / take_rate_and_quota on the event loop's pipelined connection. The steps
-  // started in one turn of the loop go to Redis together as one kTakeRateSteps call: the
-  // first one posts the flush, which runs after the handlers the loop has ready (the
-  // other requests that arrived with it).
+  // started in one turn of the loop are decided together when the first one's flush runs,
+  // after the handlers the loop has ready (the other requests that arrived with it).
   bool start_rate_step(std::string_view subject, int64_t window_start_s, int64_t rate_limit,
                        int64_t key_id, std::string_view period, std::optional<int64_t> quota_limit,
                        bool reserve, StepDone done) override {
     if (!steps_asynchronously()) return false;
     net::io_context& loop = *this_thread_event_loop();
-    StepBatch& batch = batches()[redis_.id()];
-    if (batch.waiting.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
-    const RateSteps::Place at =
-        batch.call.add(subject, window_start_s, rate_limit, key_id, period, quota_limit, reserve);
-    batch.waiting.push_back({quota_limit.has_value(), at, std::move(done)});
+    ThreadState& thread = thread_state(redis_.id());
+    if (thread.holder.empty())
+      thread.holder = holder_prefix_ + ":" + std::to_string(next_holder_.fetch_add(1));
+    if (thread.started.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
+    thread.started.push_back({std::string(subject), window_start_s, rate_limit, key_id,
+                              std::string(period), quota_limit, reserve, std::move(done)});
     return true;
   }
 
@@ -263,44 +164,201 @@ class RedisCounters final : public SharedCounters {
   }
 
  private:
-  struct WaitingStep {
-    bool with_quota = false;
-    RateSteps::Place at;  // where its reply is read
+  struct StartedStep {
+    std::string subject;
+    int64_t window_start_s = 0, rate_limit = 0, key_id = 0;
+    std::string period;
+    std::optional<int64_t> quota_limit;
+    bool reserve = false;
     StepDone done;
+
+    // Executions of a key whose window and month are both large enough to lease: served
+    // from this thread's leases when they hold units, and counted with a plain INCRBY.
+    bool leased() const {
+      return reserve && quota_limit && rate_limit >= kMinLeasedLimit &&
+             *quota_limit >= kMinLeasedLimit;
+    }
   };
-  // The steps of this turn: the call being built and who waits on each of its steps.
-  struct StepBatch {
-    RateSteps call;
-    std::vector<WaitingStep> waiting;
+  // What this thread keeps per Redis client: the steps started in this turn, its leases
+  // and its name as a lease holder. Per thread, since each event loop runs on its own
+  // thread; keyed by the client's id, which is never reused.
+  struct ThreadState {
+    std::vector<StartedStep> started;
+    LeaseBook leases;
+    std::string holder;
   };
-  // The batches waiting for their loop's flush, per Redis client: per thread, since each
-  // event loop runs on its own thread. Keyed by the client's id, which is never reused.
-  static std::unordered_map<uint64_t, StepBatch>& batches() {
-    thread_local std::unordered_map<uint64_t, StepBatch> by_client;
-    return by_client;
+  static ThreadState& thread_state(uint64_t client_id) {
+    thread_local std::unordered_map<uint64_t, ThreadState> by_client;
+    return by_client[client_id];
   }
 
+  // A turn's steps, decided: each one either served from the leases (its quota unit then
+  // counted by the turn's INCRBY of its quota counter) or sent in the turn's script call.
+  struct Bill {
+    std::string quota_key;
+    int64_t units = 0;
+    int64_t count_after = 0;  // the INCRBY's reply
+    std::exception_ptr error;
+  };
+  struct Decided {
+    bool local = false;
+    CounterStep rate;  // local: decided here
+    size_t bill = 0;   // local: its Bill, and its unit in it
+    int64_t bill_unit = 0;
+    RateSteps::Place at;  // sent: where its reply is read
+  };
+  // A lease asked by a step of the call: the counters' keys in the book (empty: not asked)
+  // and the limits asked under.
+  struct Refill {
+    size_t step = 0;
+    std::string window, month;
+    int64_t rate_limit = 0, quota_limit = 0;
+  };
+  struct Turn {
+    std::vector<StartedStep> steps;
+    std::vector<Decided> decided;
+    std::vector<Bill> bills;
+    std::vector<Refill> refills;
+    RedisValue reply;
+    std::exception_ptr call_error;
+    size_t replies_due = 0;
+  };
+
   void flush_steps(net::io_context& loop) {
-    StepBatch batch = std::exchange(batches()[redis_.id()], StepBatch{});
-    batch.call.finish();
-    auto waiting = std::make_shared<std::vector<WaitingStep>>(std::move(batch.waiting));
-    pipeline_eval(loop, redis_, kTakeRateSteps, std::move(batch.call.keys),
-                  std::move(batch.call.args), [waiting](RedisValue&& v, std::exception_ptr error) {
-                    for (size_t i = 0; i < waiting->size(); ++i) {
-                      WaitingStep& w = (*waiting)[i];
-                      RateAndQuotaStep result;
-                      std::exception_ptr step_error = error;
-                      try {
-                        result = guarded([&] {
-                          if (step_error) std::rethrow_exception(step_error);
-                          return merged_step_result(v, w.at, w.with_quota);
-                        });
-                      } catch (...) {
-                        step_error = std::current_exception();
-                      }
-                      w.done(result, step_error);
-                    }
+    ThreadState& thread = thread_state(redis_.id());
+    auto turn = std::make_shared<Turn>();
+    turn->steps = std::exchange(thread.started, {});
+    turn->decided.resize(turn->steps.size());
+    RateSteps call;
+    for (size_t i = 0; i < turn->steps.size(); ++i)
+      decide(thread.leases, turn->steps[i], call, *turn, turn->decided[i]);
+    turn->replies_due = turn->bills.size() + (call.units.empty() ? 0 : 1);
+    if (turn->replies_due == 0) return complete(*turn);
+    const uint64_t client_id = redis_.id();
+    for (size_t b = 0; b < turn->bills.size(); ++b) {
+      const Bill& bill = turn->bills[b];
+      pipeline_command(loop, redis_, {"INCRBY", bill.quota_key, std::to_string(bill.units)},
+                       [turn, b](RedisValue&& v, std::exception_ptr error) {
+                         Bill& bill = turn->bills[b];
+                         bill.error = error;
+                         if (!error) bill.count_after = v.as_integer();
+                         if (--turn->replies_due == 0) complete(*turn);
+                       });
+    }
+    if (call.units.empty()) return;
+    call.finish(thread.holder);
+    pipeline_eval(loop, redis_, kTakeRateSteps, std::move(call.keys), std::move(call.args),
+                  [turn, client_id](RedisValue&& v, std::exception_ptr error) {
+                    turn->reply = std::move(v);
+                    turn->call_error = error;
+                    take_refills(thread_state(client_id).leases, *turn);
+                    if (--turn->replies_due == 0) complete(*turn);
                   });
+  }
+
+  // Serves `s` from the leases when both hold a unit; otherwise adds it to the call,
+  // asking for a lease that is spent and not already on its way.
+  static void decide(LeaseBook& book, const StartedStep& s, RateSteps& call, Turn& turn,
+                     Decided& d) {
+    if (!s.leased()) {
+      d.at = call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id, s.period, s.quota_limit,
+                      s.reserve);
+      return;
+    }
+    const std::string window = redis_keys::rate(s.subject, s.window_start_s);
+    const std::string quota = redis_keys::quota(s.key_id, s.period);
+    Lease& rate = book.at(window, s.rate_limit, s.window_start_s, false);
+    Lease& month = book.at(quota, *s.quota_limit, month_index(s.period), true);
+    if (rate.left > 0 && month.left > 0) {
+      --rate.left;
+      --month.left;
+      d.local = true;
+      d.rate = {true, rate.count - rate.left};
+      d.bill = bill_for(turn, quota);
+      d.bill_unit = turn.bills[d.bill].units++;
+      return;
+    }
+    const bool ask_window = rate.left == 0 && !rate.refilling && !rate.no_refill;
+    // A month's lease is at most a minute of the key's rate limit: no holder can serve
+    // more in a minute, and that bounds what a stopped instance leaves unserved.
+    const int64_t month_cap = month.left == 0 && !month.refilling ? s.rate_limit : 0;
+    rate.refilling |= ask_window;
+    month.refilling |= month_cap > 0;
+    d.at = call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id, s.period, s.quota_limit,
+                    s.reserve, ask_window, month_cap);
+    if (ask_window || month_cap > 0)
+      turn.refills.push_back({d.at.step, ask_window ? window : std::string(),
+                              month_cap > 0 ? quota : std::string(), s.rate_limit, *s.quota_limit});
+  }
+
+  static size_t bill_for(Turn& turn, const std::string& quota_key) {
+    for (size_t b = 0; b < turn.bills.size(); ++b)
+      if (turn.bills[b].quota_key == quota_key) return b;
+    turn.bills.emplace_back().quota_key = quota_key;
+    return turn.bills.size() - 1;
+  }
+
+  // "YYYY-MM" → months since year 0 (the order of months, for dropping old leases).
+  static int64_t month_index(std::string_view period) {
+    int64_t year = 0, month = 0;
+    for (size_t i = 0; i < period.size() && i < 4; ++i) year = year * 10 + (period[i] - '0');
+    for (size_t i = 5; i < period.size() && i < 7; ++i) month = month * 10 + (period[i] - '0');
+    return year * 12 + month;
+  }
+
+  // The leases the call granted go to the book, unless their lease was given up meanwhile
+  // (a new limit) or the call failed (then what it may have granted stays unserved).
+  static void take_refills(LeaseBook& book, const Turn& turn) {
+    for (const Refill& r : turn.refills) {
+      StepFigures f{};
+      bool granted = !turn.call_error;
+      if (granted) {
+        try {
+          f = step_figures(turn.reply, r.step);
+        } catch (const std::exception&) {
+          granted = false;
+        }
+      }
+      if (Lease* l = r.window.empty() ? nullptr : book.find(r.window)) {
+        l->refilling = false;
+        if (granted && l->limit == r.rate_limit) {
+          l->left += f.window_lease;
+          l->count = f.rate_before + f.rate_granted + f.window_lease;
+        } else if (!granted || f.window_lease > 0) {
+          // Units it may hold stay recorded as this holder's: a new grant would replace
+          // that record.
+          l->no_refill = true;
+        }
+      }
+      if (Lease* l = r.month.empty() ? nullptr : book.find(r.month)) {
+        l->refilling = false;
+        if (granted && l->limit == r.quota_limit) l->left += f.month_lease;
+      }
+    }
+  }
+
+  static void complete(Turn& turn) {
+    for (size_t i = 0; i < turn.steps.size(); ++i) {
+      const StartedStep& s = turn.steps[i];
+      const Decided& d = turn.decided[i];
+      RateAndQuotaStep result;
+      std::exception_ptr error;
+      try {
+        result = guarded([&] {
+          if (d.local) {
+            const Bill& bill = turn.bills[d.bill];
+            if (bill.error) std::rethrow_exception(bill.error);
+            return RateAndQuotaStep{d.rate,
+                                    {true, bill.count_after - (bill.units - d.bill_unit - 1)}};
+          }
+          if (turn.call_error) std::rethrow_exception(turn.call_error);
+          return merged_step_result(turn.reply, d.at, s.quota_limit.has_value());
+        });
+      } catch (...) {
+        error = std::current_exception();
+      }
+      s.done(result, error);
+    }
   }
 
   int64_t count(const std::string& key) {
@@ -309,6 +367,10 @@ class RedisCounters final : public SharedCounters {
   }
 
   RedisClient redis_;
+  // This process's name as a lease holder, different at every start: a stopped
+  // instance's leases stay recorded until their window ends. Each thread adds a number.
+  const std::string holder_prefix_ = random_name();
+  std::atomic<uint64_t> next_holder_{0};
 };
 
 }  // namespace

@@ -23,9 +23,19 @@ inline std::string key_record(int64_t id) {
 inline std::string rate(std::string_view subject, int64_t window_start_s) {
   return "tc:rate:{" + std::string(subject) + "}:" + std::to_string(window_start_s);
 }
+// HASH holder → the units of `rate_key`'s window last leased to that server thread
+// (counter_leases.hpp); expires with the window.
+inline std::string rate_leases(const std::string& rate_key) {
+  return rate_key + ":leases";
+}
 // Executions of key `id` counted in `period` ("YYYY-MM"); kept (the monthly usage record).
 inline std::string quota(int64_t id, std::string_view period) {
   return "tc:quota:{key:" + std::to_string(id) + "}:" + std::string(period);
+}
+// Units of that month granted: counted, or leased to server threads and not counted yet
+// (never below the count); expires 40 days after it was last written.
+inline std::string quota_granted(const std::string& quota_key) {
+  return quota_key + ":granted";
 }
 
 // HASH "<day>|<metric>|<domain/slug>" → count: key `id`'s usage history of `period`

@@ -343,4 +343,25 @@ void pipeline_eval(net::io_context& loop, RedisClient& client, const RedisScript
   send_eval(loop, client, script, std::move(keys), std::move(args), std::move(done), false);
 }
 
+void pipeline_command(net::io_context& loop, RedisClient& client,
+                      std::initializer_list<std::string_view> args, EvalDone done) {
+  thread_local std::string command;  // pipeline_call copies it
+  command.clear();
+  resp::append_command(command, args);
+  pipeline_call(loop, client, command, [&client, done = std::move(done)](PipelineReply&& reply) {
+    RedisValue value;
+    std::exception_ptr error;
+    try {
+      if (!reply.failure.empty())
+        throw StoreUnavailable("redis " + client.options().url() + ": " + reply.failure);
+      if (reply.error_reply)
+        throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
+      value = std::move(reply.value);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    done(std::move(value), error);
+  });
+}
+
 }  // namespace toolcalc::store

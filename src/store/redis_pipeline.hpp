@@ -7,6 +7,7 @@
 // the loop's thread. The blocking client (redis_client.hpp) stays for everything else.
 #include <exception>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +44,9 @@ void pipeline_call(boost::asio::io_context& loop, RedisClient& client, std::stri
 using EvalDone = std::function<void(RedisValue&&, std::exception_ptr)>;
 void pipeline_eval(boost::asio::io_context& loop, RedisClient& client, const RedisScript& script,
                    std::vector<std::string> keys, std::vector<std::string> args, EvalDone done);
+
+// A plain command (`args`, e.g. INCRBY key n) on the pipeline; `done` as for pipeline_eval.
+void pipeline_command(boost::asio::io_context& loop, RedisClient& client,
+                      std::initializer_list<std::string_view> args, EvalDone done);
 
 }  // namespace toolcalc::store

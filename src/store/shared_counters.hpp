@@ -1,8 +1,10 @@
 #pragma once
 // Rate windows and monthly quotas kept by a store every instance of a fleet shares
 // (redis_store.hpp: Redis), so that a key's limits hold across the fleet; what
-// accounts::SharedAccounts counts with. Every step is atomic in the store; none is cached
-// or batched in the process, so a count is in the store before the client hears about it.
+// accounts::SharedAccounts counts with. Every step is atomic in the store, and a count is
+// in the store before the client hears about it. A store may grant a server thread units of
+// a limit ahead of need (leases, store/counter_leases.hpp): units served never exceed units
+// granted, and granted ones never exceed the limit.
 // Every call may throw StoreUnavailable (store_errors.hpp).
 #include <cstdint>
 #include <exception>

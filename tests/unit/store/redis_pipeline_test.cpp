@@ -16,6 +16,7 @@
 #include "accounts/shared_accounts.hpp"
 #include "core/event_loop.hpp"
 #include "store/account_store.hpp"
+#include "store/counter_steps.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/resp.hpp"
@@ -26,6 +27,7 @@ using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::RedisProcess;
 namespace net = boost::asio;
+using namespace toolcalc::testing_steps;
 
 namespace {
 
@@ -104,52 +106,6 @@ TEST(Resp, BytesThatAreNotRespAreAnError) {
 }
 
 // ---------------------------------------------------------------- against redis-server
-
-class RedisPipelineTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!server_.start()) GTEST_SKIP() << server_.why();
-    options_ = server_.options(0);
-  }
-
-  RedisProcess server_;
-  store::RedisOptions options_;
-  net::io_context loop_{1};
-};
-
-struct Outcome {
-  bool called = false;
-  store::RateAndQuotaStep step;
-  std::exception_ptr error;
-};
-
-store::SharedCounters::StepDone record(Outcome& o) {
-  return [&o](const store::RateAndQuotaStep& s, std::exception_ptr e) {
-    EXPECT_FALSE(o.called) << "a step completed twice";
-    o.called = true;
-    o.step = s;
-    o.error = e;
-  };
-}
-
-// What a step replied: its rate and quota units, allowed or not, and the counts after.
-struct Expected {
-  bool rate;
-  int64_t rate_used;
-  bool quota;
-  int64_t quota_used;
-};
-
-void expect_steps(const std::vector<Outcome>& o, const std::vector<Expected>& expected) {
-  ASSERT_EQ(o.size(), expected.size());
-  for (size_t i = 0; i < o.size(); ++i) {
-    ASSERT_TRUE(o[i].called && !o[i].error) << i;
-    EXPECT_EQ(o[i].step.rate.allowed, expected[i].rate) << i;
-    EXPECT_EQ(o[i].step.rate.used, expected[i].rate_used) << i;
-    EXPECT_EQ(o[i].step.quota.allowed, expected[i].quota) << i;
-    EXPECT_EQ(o[i].step.quota.used, expected[i].quota_used) << i;
-  }
-}
 
 // The anonymous subject "s" takes a unit of its window (limit 5, no quota); false when
 // the blocking calls must take it.
