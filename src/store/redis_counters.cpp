@@ -6,6 +6,7 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -28,6 +29,12 @@ namespace toolcalc::store {
 namespace {
 
 namespace net = boost::asio;
+
+// How long a server thread's steps may gather while its event loop still finds new
+// requests each turn, before they go to Redis anyway: one round trip then covers every
+// connection that had a request ready, and this bounds what gathering adds to a
+// response's latency (the embedded store's group commit gathers the same way).
+constexpr std::chrono::microseconds kStepGather{500};
 
 // KEYS[1] quota counter, KEYS[2] the month's granted counter; ARGV[1] limit, ARGV[2]
 // units, ARGV[3] the granted counter's ttl → {allowed, used} (refused: the granted count)
@@ -149,7 +156,11 @@ class RedisCounters final : public SharedCounters {
     ThreadState& thread = thread_state(redis_.id());
     if (thread.holder.empty())
       thread.holder = holder_prefix_ + ":" + std::to_string(next_holder_.fetch_add(1));
-    if (thread.started.empty()) net::post(loop, [this, &loop] { flush_steps(loop); });
+    if (thread.started.empty()) {
+      thread.first_started = std::chrono::steady_clock::now();
+      thread.seen = 0;
+      net::post(loop, [this, &loop] { flush_steps(loop); });
+    }
     thread.started.push_back({std::string(subject), window_start_s, rate_limit, key_id,
                               std::string(period), quota_limit, reserve, std::move(done)});
     return true;
@@ -184,6 +195,8 @@ class RedisCounters final : public SharedCounters {
   // thread; keyed by the client's id, which is never reused.
   struct ThreadState {
     std::vector<StartedStep> started;
+    std::chrono::steady_clock::time_point first_started;
+    size_t seen = 0;  // steps started when the flush last looked
     LeaseBook leases;
     std::string holder;
   };
@@ -226,6 +239,12 @@ class RedisCounters final : public SharedCounters {
 
   void flush_steps(net::io_context& loop) {
     ThreadState& thread = thread_state(redis_.id());
+    if (thread.started.size() > thread.seen &&
+        std::chrono::steady_clock::now() - thread.first_started < kStepGather) {
+      thread.seen = thread.started.size();
+      net::post(loop, [this, &loop] { flush_steps(loop); });
+      return;
+    }
     auto turn = std::make_shared<Turn>();
     turn->steps = std::exchange(thread.started, {});
     turn->decided.resize(turn->steps.size());
@@ -241,7 +260,11 @@ class RedisCounters final : public SharedCounters {
                        [turn, b](RedisValue&& v, std::exception_ptr error) {
                          Bill& bill = turn->bills[b];
                          bill.error = error;
-                         if (!error) bill.count_after = v.as_integer();
+                         try {
+                           if (!error) bill.count_after = v.as_integer();
+                         } catch (const StoreError&) {
+                           bill.error = std::current_exception();
+                         }
                          if (--turn->replies_due == 0) complete(*turn);
                        });
     }
