@@ -1430,10 +1430,11 @@ REDIS_THREADS = env_int("BENCH_REDIS_THREADS", 2)
 
 
 def redis_phase(report, binary, work, key):
-    """Phase 7: the cost of the shared store. Each execute takes its rate and
-    quota units in a Lua script, sent on the server thread's pipelined connection
-    (store/redis_pipeline.hpp), one script call for the steps the thread started in one
-    turn of its event loop (store/redis_counters.cpp): the thread serves other requests
+    """Phase 7: the cost of the shared store. The bench key's limits are large, so its
+    executions are served from leases of rate and quota units each server thread takes
+    in a Lua script now and then, and counted by one INCRBY per batch of steps the thread
+    gathered (store/redis_counters.cpp, store/counter_leases.hpp), sent on the thread's
+    pipelined connection (store/redis_pipeline.hpp): the thread serves other requests
     while it waits, and one Redis event-loop iteration (one read, one AOF write, with
     appendfsync always one fsync) covers every request in flight. Both stores run with
     --threads 1 and BENCH_REDIS_THREADS [2] (one per core), Redis with appendfsync always
@@ -1547,9 +1548,10 @@ def redis_phase(report, binary, work, key):
     report.line(f"== shared store: execute, 64 connections, wrk -t1, {SECONDS} s per run, "
                 f"{REDIS_ROUNDS} alternated rounds ==")
     report.line("   Redis: redis-server on loopback, AOF on (appendfsync always: every count on "
-                "disk before the reply; everysec: the OS page cache, fsync each second); rate + quota "
-                "in one Lua call per server-thread loop turn, pipelined on one connection per "
-                "server thread")
+                "disk before the reply; everysec: the OS page cache, fsync each second); the bench "
+                "key's executions served from per-thread leases of its rate and quota units, "
+                "counted by one INCRBY per gathered batch of a server thread (a Lua call per "
+                "lease), pipelined on one connection per server thread")
     for l in table(rows, ["run", "req/s (mean)", "per round", "p50 ms", "Redis CPU µs/req",
                           "requests per Redis read"]):
         report.line("     " + l)
