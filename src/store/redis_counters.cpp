@@ -342,7 +342,9 @@ class RedisCounters final : public SharedCounters {
           granted = false;
         }
       }
-      if (Lease* l = r.window.empty() ? nullptr : book.find(r.window)) {
+      // A lease takes one grant per refill asked (refilling: asked, not back yet).
+      Lease* l = r.window.empty() ? nullptr : book.find(r.window);
+      if (l && l->refilling) {
         l->refilling = false;
         if (granted && l->limit == r.rate_limit) {
           l->left += f.window_lease;
@@ -353,7 +355,8 @@ class RedisCounters final : public SharedCounters {
           l->no_refill = true;
         }
       }
-      if (Lease* l = r.month.empty() ? nullptr : book.find(r.month)) {
+      l = r.month.empty() ? nullptr : book.find(r.month);
+      if (l && l->refilling) {
         l->refilling = false;
         if (granted && l->limit == r.quota_limit) l->left += f.month_lease;
       }
