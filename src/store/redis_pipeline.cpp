@@ -294,6 +294,23 @@ void pipeline_call(net::io_context& loop, RedisClient& client, std::string_view 
 
 namespace {
 
+// Hands `reply` to `done` as RedisClient's blocking calls answer: its value, or what they
+// would throw, StoreUnavailable (no reply) or StoreError (an error reply).
+void deliver(const RedisClient& client, PipelineReply&& reply, const EvalDone& done) {
+  RedisValue value;
+  std::exception_ptr error;
+  try {
+    if (!reply.failure.empty())
+      throw StoreUnavailable("redis " + client.options().url() + ": " + reply.failure);
+    if (reply.error_reply)
+      throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
+    value = std::move(reply.value);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  done(std::move(value), error);
+}
+
 // EVALSHA (or, with `by_body`, EVAL) of `script` on the pipeline.
 void send_eval(net::io_context& loop, RedisClient& client, const RedisScript& script,
                std::vector<std::string> keys, std::vector<std::string> args, EvalDone done,
@@ -307,33 +324,21 @@ void send_eval(net::io_context& loop, RedisClient& client, const RedisScript& sc
     argv[1] = script.body;
   }
   resp::append_command(command, argv.data(), argv.size());
-  pipeline_call(
-      loop, client, command,
-      [&loop, &client, &script, by_body, keys = std::move(keys), args = std::move(args),
-       done = std::move(done)](PipelineReply&& reply) mutable {
-        RedisValue value;
-        std::exception_ptr error;
-        try {
-          if (!reply.failure.empty())
-            throw StoreUnavailable("redis " + client.options().url() + ": " + reply.failure);
-          if (!reply.error_reply) {
-            value = std::move(reply.value);
-          } else if (!by_body && reply.value.str.starts_with("NOSCRIPT")) {
-            // Not in Redis's script cache (a restart, SCRIPT FLUSH): the EVALSHA ran
-            // nothing, so EVAL sends the body on this same live connection, runs it
-            // once and caches it. (The blocking client's connection of this thread
-            // may still point at the Redis before the restart.)
-            send_eval(loop, client, script, std::move(keys), std::move(args), std::move(done),
-                      true);
-            return;
-          } else {
-            throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
-          }
-        } catch (...) {
-          error = std::current_exception();
-        }
-        done(std::move(value), error);
-      });
+  pipeline_call(loop, client, command,
+                [&loop, &client, &script, by_body, keys = std::move(keys), args = std::move(args),
+                 done = std::move(done)](PipelineReply&& reply) mutable {
+                  if (reply.failure.empty() && reply.error_reply && !by_body &&
+                      reply.value.str.starts_with("NOSCRIPT")) {
+                    // Not in Redis's script cache (a restart, SCRIPT FLUSH): the EVALSHA ran
+                    // nothing, so EVAL sends the body on this same live connection, runs it
+                    // once and caches it. (The blocking client's connection of this thread
+                    // may still point at the Redis before the restart.)
+                    send_eval(loop, client, script, std::move(keys), std::move(args),
+                              std::move(done), true);
+                    return;
+                  }
+                  deliver(client, std::move(reply), done);
+                });
 }
 
 }  // namespace
@@ -349,18 +354,7 @@ void pipeline_command(net::io_context& loop, RedisClient& client,
   command.clear();
   resp::append_command(command, args);
   pipeline_call(loop, client, command, [&client, done = std::move(done)](PipelineReply&& reply) {
-    RedisValue value;
-    std::exception_ptr error;
-    try {
-      if (!reply.failure.empty())
-        throw StoreUnavailable("redis " + client.options().url() + ": " + reply.failure);
-      if (reply.error_reply)
-        throw StoreError("redis " + client.options().url() + ": " + reply.value.str);
-      value = std::move(reply.value);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    done(std::move(value), error);
+    deliver(client, std::move(reply), done);
   });
 }
 
