@@ -39,6 +39,16 @@ TEST(AccessLog, RedactsAKeyPastedIntoThePath) {
   EXPECT_NE(line.find("/v1/me/tc_live_AbCd[redacted]/x"), std::string::npos) << line;
 }
 
+TEST(AccessLog, RedactsEveryKeyOfEitherKindAndLeavesOtherTcWordsAlone) {
+  const std::string line = log_line(
+      {0, "req_x", "", "GET",
+       "/tc_x/tc_test_ZyXwVuTsRqPo/tc_live_AbCdEfGhIjKl/tc_live_/tc_livex_AbCdEfGh", 404, 1});
+  EXPECT_NE(line.find(R"("path":"/tc_x/tc_test_ZyXw[redacted]/tc_live_AbCd[redacted]/)"
+                      R"(tc_live_/tc_livex_AbCdEfGh")"),
+            std::string::npos)
+      << line;
+}
+
 TEST(AccessLog, DisabledWithoutASink) {
   EXPECT_FALSE(AccessLog(nullptr).enabled());
 }
