@@ -1,6 +1,7 @@
 #include "api/access_log.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <climits>
@@ -48,6 +49,14 @@ std::string_view time_text(int64_t time_ms) {
 // Writes a line into a fixed buffer: each piece a memcpy, no std::string growth checks
 // (a JsonWriter's key and string calls cost about 250 instructions each; a line has 12).
 class LineWriter {
+  // Bytes written another way than as they are: controls, DEL, the quote, the backslash,
+  // and every byte of UTF-8 (append_json_string decides what each becomes).
+  static constexpr std::array<unsigned char, 256> kNeedsEscape = [] {
+    std::array<unsigned char, 256> t{};
+    for (int c = 0; c < 256; ++c) t[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+    return t;
+  }();
+
  public:
   explicit LineWriter(char* out) : start_(out), p_(out) {}
 
@@ -60,10 +69,12 @@ class LineWriter {
   // A JSON string's content (no quotes): printable ASCII as it is; anything that needs an
   // escape, or any other byte, through append_json_string (identical output, rarely used).
   void string(std::string_view s) {
-    for (const char c : s) {
-      const auto u = static_cast<unsigned char>(c);
-      if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return escaped(s);
-    }
+    // One table load per byte, OR-ed without a branch: a line's strings are about 90 bytes,
+    // and four comparisons and a branch for each cost about 400 instructions more per line
+    // (docs/performance.md, session 14).
+    unsigned char needs = 0;
+    for (const char c : s) needs |= kNeedsEscape[static_cast<unsigned char>(c)];
+    if (needs) return escaped(s);
     literal(s);
   }
   void integer(int64_t v) { p_ = std::to_chars(p_, p_ + 24, v).ptr; }
@@ -94,18 +105,17 @@ void AccessLog::write(const AccessLogEntry& e) const {
   if (path.size() > 256) path = path.substr(0, 256);
 
   // A client that pastes its key into a URL must not have it logged: keep the 12-character
-  // prefix (what `keys list` shows) and redact the rest.
+  // prefix (what `keys list` shows) and redact the rest. Both markers start with "tc_": one
+  // scan for it, then a look at what follows.
   std::string redacted;
-  for (std::string_view marker : {"tc_live_", "tc_test_"}) {
-    for (size_t at = path.find(marker); at != std::string_view::npos;
-         at = path.find(marker, at + 1)) {
-      if (redacted.empty()) redacted.assign(path);
-      size_t end = at + marker.size();
-      while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end])))
-        ++end;
-      if (end > at + 12) redacted.replace(at + 12, end - (at + 12), "[redacted]");
-      path = redacted;
-    }
+  for (size_t at = path.find("tc_"); at != std::string_view::npos; at = path.find("tc_", at + 1)) {
+    const std::string_view rest = path.substr(at + 3, 5);
+    if (rest != "live_" && rest != "test_") continue;
+    if (redacted.empty()) redacted.assign(path);
+    size_t end = at + 8;  // past "tc_live_" / "tc_test_"
+    while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end]))) ++end;
+    if (end > at + 12) redacted.replace(at + 12, end - (at + 12), "[redacted]");
+    path = redacted;
   }
   const std::string_view method = e.method.substr(0, 16);
 
