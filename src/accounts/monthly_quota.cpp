@@ -35,7 +35,9 @@ void MonthlyQuota::seed_locked(int64_t month,
   for (const auto& [key_id, n] : used) {
     Shard& shard = shard_for(key_id);
     std::lock_guard lock(shard.mu);
-    shard.counts[Slot{key_id, month}] = Count{n, 0};
+    Count& count = shard.counts[Slot{key_id, month}];
+    count.used = n;
+    count.pending = 0;
   }
   loaded_.insert(month);
   last_loaded_.store(month, std::memory_order_release);
@@ -66,7 +68,8 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t un
   ensure_loaded(month.index());
   Shard& shard = shard_for(key_id);
   std::lock_guard lock(shard.mu);
-  Count& c = shard.counts[Slot{key_id, month.index()}];
+  const Slot slot{key_id, month.index()};
+  Count& c = shard.counts[slot];
   if (units < 1 || c.used > limit - units) {
     r.allowed = false;
     r.remaining = std::max<int64_t>(0, limit - c.used);
@@ -74,6 +77,7 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t un
   }
   c.used += units;
   c.pending += units;
+  note_change(shard, slot, c);
   r.allowed = true;
   r.units = units;
   r.remaining = limit - c.used;
@@ -95,6 +99,7 @@ void MonthlyQuota::give_back(int64_t key_id, int64_t month, int64_t units) {
   units = std::min(units, it->second.used);
   it->second.used -= units;
   it->second.pending -= units;
+  note_change(shard, it->first, it->second);
 }
 
 QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
@@ -132,11 +137,16 @@ std::vector<store::UsageDelta> MonthlyQuota::take_pending() {
   std::vector<store::UsageDelta> out;
   for (Shard& shard : shards_) {
     std::lock_guard lock(shard.mu);
-    for (auto& [slot, count] : shard.counts) {
+    for (const Slot& slot : shard.changed) {
+      auto it = shard.counts.find(slot);
+      if (it == shard.counts.end()) continue;  // evicted with nothing pending
+      Count& count = it->second;
+      count.listed = false;
       if (count.pending == 0) continue;
       out.push_back({slot.key_id, period_of_index(slot.month), count.pending});
       count.pending = 0;
     }
+    shard.changed.clear();
   }
   return out;
 }
@@ -147,7 +157,10 @@ void MonthlyQuota::restore_pending(const std::vector<store::UsageDelta>& deltas)
     if (month < 0) continue;
     Shard& shard = shard_for(d.key_id);
     std::lock_guard lock(shard.mu);
-    shard.counts[Slot{d.key_id, month}].pending += d.delta;
+    const Slot slot{d.key_id, month};
+    Count& count = shard.counts[slot];
+    count.pending += d.delta;
+    note_change(shard, slot, count);
   }
 }
 

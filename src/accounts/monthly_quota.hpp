@@ -74,11 +74,21 @@ class MonthlyQuota {
   struct Count {
     int64_t used = 0;     // this month so far, flushed or not
     int64_t pending = 0;  // not yet written to the store
+    bool listed = false;  // in its shard's `changed`
   };
   struct alignas(64) Shard {
     mutable std::mutex mu;
     std::unordered_map<Slot, Count, SlotHash> counts;
+    // The entries whose pending count moved since the last take: a take (each group
+    // commit) visits these, not every key seen this month.
+    std::vector<Slot> changed;
   };
+  // Lists `count` (at `slot` of `shard`, whose lock is held) for the next take.
+  static void note_change(Shard& shard, const Slot& slot, Count& count) {
+    if (count.listed) return;
+    count.listed = true;
+    shard.changed.push_back(slot);
+  }
   static constexpr size_t kShards = 16;
 
   Shard& shard_for(int64_t key_id) const {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <string_view>
@@ -123,6 +124,36 @@ TEST(MonthlyQuota, PendingDeltasAreTakenOnceAndRestoredOnFailure) {
   ASSERT_EQ(pending.size(), 1u);
   EXPECT_EQ(pending[0].delta, 3);
   EXPECT_EQ(quota.status(3, 100).used, 43);
+}
+
+// A take (each group commit) writes what moved since the last one, whatever else the month
+// holds: of 1,000 keys seeded, only the two used are taken, each once however many times it
+// moved, and a unit given back after a take is the next take's (a negative delta).
+TEST(MonthlyQuota, ATakeHoldsTheCountsThatMovedSinceTheLastOne) {
+  ManualClock clock(utc_ms(2026, 6, 10));
+  MonthlyQuota quota(clock);
+  std::unordered_map<int64_t, int64_t> seeded;
+  for (int64_t key = 1; key <= 1000; ++key) seeded[key] = 5;
+  quota.seed(utc_month_of(clock.now_s()), seeded);
+  const QuotaReservation r = quota.reserve(17, 100, 2);
+  quota.reserve(17, 100);
+  quota.reserve(33, 100);  // 33 and 17 share a shard (16 shards)
+  auto pending = quota.take_pending();
+  std::sort(pending.begin(), pending.end(),
+            [](const auto& a, const auto& b) { return a.key_id < b.key_id; });
+  ASSERT_EQ(pending.size(), 2u);
+  EXPECT_EQ(pending[0].key_id, 17);
+  EXPECT_EQ(pending[0].delta, 3);
+  EXPECT_EQ(pending[1].key_id, 33);
+  EXPECT_EQ(pending[1].delta, 1);
+  EXPECT_TRUE(quota.take_pending().empty());
+  quota.release(17, r, 1);
+  pending = quota.take_pending();
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].key_id, 17);
+  EXPECT_EQ(pending[0].delta, -1);
+  EXPECT_EQ(quota.status(17, 100).used, 7);
+  EXPECT_TRUE(quota.take_pending().empty());
 }
 
 TEST(MonthlyQuota, MonthsBeforeThePreviousOneAreEvictedOnceFlushedThenLoadedAgain) {
