@@ -534,6 +534,21 @@ class SqliteAccountStore final : public AccountStore {
       sqlite3* db;
       ~RestoreTimeout() { sqlite3_busy_timeout(db, kBusyTimeoutMs); }
     } restore{db_.handle()};
+    // One key's units (a group's usual content): one statement in autocommit, which is
+    // its own transaction, without running BEGIN and COMMIT as statements of their own
+    // (about a third of a group commit's instructions).
+    const UsageDelta* only = nullptr;
+    size_t writes = 0;
+    for (const auto& d : deltas)
+      if (d.delta != 0) only = &d, ++writes;
+    if (writes == 0) return true;
+    if (writes == 1) {
+      Statement::Use use(add_usage_);
+      use.bind(1, only->key_id).bind_text(2, only->period).bind(3, only->delta);
+      if (!use.step_unless_busy()) return false;
+      metrics::store_round_trips.inc();
+      return true;
+    }
     if (!db_.try_control(Database::BeginImmediate)) return false;
     metrics::store_round_trips.inc();
     Transaction tx(db_, Transaction::Begun);
