@@ -50,9 +50,10 @@ Phases (environment variables, defaults in brackets):
   9. group commit (BENCH_COMMIT [1]; BENCH_COMMIT_ONLY=1 runs this phase alone): execute at 64
      connections on toolcalc --threads 1, embedded store, acknowledging after the count's
      group commit (the default) and at once (store.acknowledge_after_commit = false, the
-     counts left to the 1 s flush), alternated for BENCH_COMMIT_ROUNDS [6] rounds of
-     BENCH_SECONDS: what waiting for the commit costs (target ≤ 5 %), of the means, of the
-     fastest half of the rounds, and each round's own (median).
+     counts left to the 1 s flush), both running throughout on their own data
+     directories, alternated for BENCH_COMMIT_ROUNDS [60] rounds of BENCH_COMMIT_SECONDS
+     [1] s: what waiting for the commit costs (target ≤ 5 %), each round's own (median; the
+     reading of the target), of the means, and of the fastest half of the rounds.
  10. many connections (BENCH_MANY [1]): execute at BENCH_MANY_CONNECTIONS ["1000 4000"],
      toolcalc --threads 1 against nginx with 1 worker, wrk -t2, BENCH_SECONDS per run:
      p50/p99/max, responses over wrk's 2 s timeout, and the accept queue sampled meanwhile.
@@ -130,7 +131,8 @@ ANALYSIS_ONLY = env_int("BENCH_ANALYSIS_ONLY", 0)
 ANALYSIS_CLIENTS = env_int("BENCH_ANALYSIS_CLIENTS", 2)
 COMMIT = env_int("BENCH_COMMIT", 1)
 COMMIT_ONLY = env_int("BENCH_COMMIT_ONLY", 0)
-COMMIT_ROUNDS = env_int("BENCH_COMMIT_ROUNDS", 6)
+COMMIT_ROUNDS = env_int("BENCH_COMMIT_ROUNDS", 60)
+COMMIT_SECONDS = env_int("BENCH_COMMIT_SECONDS", 1)
 MANY = env_int("BENCH_MANY", 1)
 MANY_CONNECTIONS = env_list("BENCH_MANY_CONNECTIONS", "1000 4000")
 LOGS = env_int("BENCH_LOGS", 1)
@@ -1870,40 +1872,47 @@ def acknowledged_at_once(text):
 
 def commit_phase(report, binary, work, key):
     """execute at 64 connections, the embedded store acknowledging after the group commit
-    (the shipped default) and at once, alternated (docs/reliability.md, "Counts on disk")."""
+    (the shipped default) and at once, alternated (docs/reliability.md, "Counts on disk").
+    Both servers run throughout, each on its own data directory and key, and the rounds are
+    short (BENCH_COMMIT_SECONDS): the two runs of a round are seconds apart, so the VM's
+    changes of speed, which move one server's throughput by 30 % within a run
+    (docs/performance.md), mostly fall on both."""
     derive_config(work, "toolcalc.toml", "toolcalc-ack-at-once.toml", acknowledged_at_once)
+    key2 = subprocess.run([binary, "keys", "create", "--plan", "bench", "--label", "bench",
+                           "--data", os.path.join(work, "data-at-once"), "--config",
+                           os.path.join(work, "toolcalc.toml")],
+                          capture_output=True, text=True, check=True).stdout.strip()
     servers = {"after commit": Toolcalc(binary, work, 1, key, name="toolcalc-commit"),
-               "at once": Toolcalc(binary, work, 1, key, config="toolcalc-ack-at-once.toml",
-                                   name="toolcalc-at-once")}
+               "at once": Toolcalc(binary, work, 1, key2, config="toolcalc-ack-at-once.toml",
+                                   name="toolcalc-at-once", data="data-at-once")}
     ep = ENDPOINTS[0]
     runs = {label: [] for label in servers}
     try:
-        # One server at a time: they share the data directory (and its key).
+        for srv in servers.values():
+            srv.start()
+            run_wrk(srv, ep, 64, WARMUP_SECONDS, srv.key)
         for rnd in range(COMMIT_ROUNDS):
             order = list(servers) if rnd % 2 == 0 else list(reversed(servers))
             for label in order:
                 report.note(f"group commit: {label}, round {rnd + 1}")
                 srv = servers[label]
-                srv.start()
-                run_wrk(srv, ep, 64, WARMUP_SECONDS, key)
                 before = store_round_trips(srv.port)
-                r = run_wrk(srv, ep, 64, SECONDS, key)
+                r = run_wrk(srv, ep, 64, COMMIT_SECONDS, srv.key)
                 r["transactions"] = store_round_trips(srv.port) - before
                 runs[label].append(r)
-                srv.stop()
     finally:
         for srv in servers.values():
             srv.stop()
     rows = []
     for label, rs in runs.items():
         for i, r in enumerate(rs):
-            per_s = r["transactions"] / SECONDS
+            per_s = r["transactions"] / COMMIT_SECONDS
             per_tx = r["rps"] / per_s if per_s > 0 else 0
             rows.append([f"{label}, round {i + 1}", f"{r['rps']:,.0f}", ms(r["p50_us"]),
                          ms(r["p99_us"]), f"{per_s:,.0f}", f"{per_tx:,.0f}",
                          f"{r['other_cpu_pct']:.0f}%", "yes" if r["all_200"] else "NO"])
     report.line(f"== group commit: execute, toolcalc --threads 1, embedded store, wrk -t1 -c64, "
-                f"{SECONDS} s per run, {COMMIT_ROUNDS} alternated rounds: a 200 sent after its "
+                f"{COMMIT_SECONDS} s per run, {COMMIT_ROUNDS} alternated rounds: a 200 sent after its "
                 "count's commit (default) and at once (store.acknowledge_after_commit = false) ==")
     for l in table(rows, ["run", "req/s", "p50 ms", "p99 ms", "SQLite tx/s", "req/tx", "other",
                           "all 200"]):
