@@ -1,14 +1,11 @@
 #include "accounts/accounts.hpp"
 
 #include <algorithm>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <exception>
 #include <utility>
 
 #include "accounts/plans.hpp"
 #include "accounts/utc_month.hpp"
-#include "core/event_loop.hpp"
 #include "core/log.hpp"
 #include "core/service_metrics.hpp"
 
@@ -24,7 +21,12 @@ Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan>
       refresh_interval_(key_refresh_interval),
       keys_(*store_, plans_, clock),
       rates_(clock),
-      quota_(clock, [this](std::string_view period) { return store_->load_usage(period); }) {
+      quota_(clock, [this](std::string_view period) { return store_->load_usage(period); }),
+      commits_(
+          quota_, [this](const std::vector<store::UsageDelta>& d) { store_->add_usage(d); },
+          [this](const std::vector<store::UsageDelta>& d) {
+            return store_->add_usage_if_free(d);
+          }) {
   refresh_keys(true);
   const UtcMonth month = utc_month_of(clock_.now_s());
   quota_.seed(month, store_->load_usage(month.period()));
@@ -46,13 +48,7 @@ Accounts::~Accounts() {
 }
 
 void Accounts::start() {
-  {
-    std::lock_guard lock(commit_mu_);
-    if (!committer_.joinable() && !commit_stopping_) {
-      committer_ = std::thread([this] { commit_loop(); });
-      committer_running_.store(true);
-    }
-  }
+  commits_.start();
   const auto now = std::chrono::steady_clock::now();
   auto next_refresh = now + refresh_interval_;
   auto next_flush = now + flush_interval_;
@@ -64,13 +60,7 @@ void Accounts::start() {
 void Accounts::stop() {
   if (stopped_.exchange(true)) return;
   background_.stop();
-  {
-    std::lock_guard lock(commit_mu_);
-    commit_stopping_ = true;
-    committer_running_.store(false);
-  }
-  commit_cv_.notify_all();
-  if (committer_.joinable()) committer_.join();  // commits what is queued first
+  commits_.stop();  // commits what the committer holds first
   try {
     flush_usage();
   } catch (const std::exception& e) {
@@ -93,7 +83,7 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
     {
       // Not while a flush is in flight: a failed flush restores its deltas into entries
       // that must still be there.
-      std::lock_guard lock(flush_mu_);
+      const auto no_flush = commits_.hold_flushes();
       quota_.evict_stale();
     }
     try {
@@ -130,40 +120,24 @@ void Accounts::refresh_keys(bool force) {
   keys_.refresh(force);
 }
 
+// The usage and the history in one transaction; the history is restored with the usage
+// when it fails.
 void Accounts::flush_usage() {
-  std::lock_guard lock(flush_mu_);
-  write_pending(Flush::UsageAndHistory, Write::Waiting);
+  commits_.flush([this](const std::vector<store::UsageDelta>& pending) {
+    std::vector<store::HistoryDelta> history = history_.take_pending();
+    if (pending.empty() && history.empty()) return;
+    try {
+      store_->add_usage(pending, history);
+    } catch (...) {
+      history_.restore_pending(history);
+      throw;
+    }
+  });
 }
 
-bool Accounts::write_pending(Flush what, Write how) {
-  auto pending = quota_.take_pending();
-  std::vector<store::HistoryDelta> history;
-  if (what == Flush::UsageAndHistory) history = history_.take_pending();
-  if (pending.empty() && history.empty()) return true;
-  bool written = true;
-  try {
-    if (how == Write::IfFree)
-      written = history.empty() && store_->add_usage_if_free(pending);
-    else
-      store_->add_usage(pending, history);
-  } catch (const std::exception& e) {
-    quota_.restore_pending(pending);
-    history_.restore_pending(history);
-    metrics::store_failures.inc();
-    if (!flush_failing_)
-      log::error("usage flush failed; the counts are kept in memory and retried",
-                 {{"error", e.what()}});
-    flush_failing_ = true;
-    throw;
-  }
-  if (!written) {
-    quota_.restore_pending(pending);
-    history_.restore_pending(history);
-    return false;
-  }
-  if (flush_failing_) log::info("usage flush succeeded again");
-  flush_failing_ = false;
-  return true;
+Durability Accounts::await_durable(const CountedUnits& counted,
+                                   std::unique_ptr<DurableWait>& wait) {
+  return commits_.await_durable(counted, wait);
 }
 
 std::string Accounts::create_dev_key(const std::string& plan) {
@@ -252,162 +226,6 @@ QuotaStatus Accounts::quota_status(const Caller& caller) const {
     return s;
   }
   return quota_.status(caller.key_id, *caller.plan.monthly_quota);
-}
-
-// --- group commit -----------------------------------------------------------------------
-
-Accounts::Turn& Accounts::this_thread_turn() {
-  thread_local Turn turn;
-  return turn;
-}
-
-Durability Accounts::await_durable(const CountedUnits& counted,
-                                   std::unique_ptr<DurableWait>& wait) {
-  if (counted.empty() || !acknowledge_after_commit_) return Durability::Durable;
-  boost::asio::io_context* loop = this_thread_event_loop();
-  if (wait && loop && committer_running_.load(std::memory_order_relaxed)) {
-    Turn& turn = this_thread_turn();
-    if (turn.owner != this && !turn.waiters.empty()) turn.owner->submit(turn.waiters);
-    turn.owner = this;
-    const bool first = turn.waiters.empty();
-    turn.waiters.push_back({loop, counted, std::move(wait)});
-    if (first) {
-      turn.seen = 0;
-      turn.first_at = std::chrono::steady_clock::now();
-      // Runs after the handlers already ready on this loop (the end of this turn).
-      boost::asio::post(*loop, [this] { end_turn(); });
-    }
-    return Durability::Waiting;
-  }
-  // No loop to come back on (Service::handle, tests, tools): commit on this thread.
-  try {
-    flush_usage();
-    return Durability::Durable;
-  } catch (const std::exception&) {
-    give_back(counted);
-    return Durability::Failed;
-  }
-}
-
-// While each turn of the loop still adds waiters (requests that were ready are being
-// answered), the batch waits one more turn: the loop polls its sockets between the turns,
-// so the batch grows until the thread has caught up with what its connections sent. One
-// commit then holds every response of that stretch, instead of the few of one turn: fewer
-// transactions and wake-ups per response (docs/reliability.md, "Counts on disk").
-void Accounts::end_turn() {
-  Turn& turn = this_thread_turn();
-  if (turn.owner != this || turn.waiters.empty()) return;
-  if (turn.waiters.size() > turn.seen &&
-      std::chrono::steady_clock::now() - turn.first_at < kGroupCommitGather) {
-    turn.seen = turn.waiters.size();
-    boost::asio::post(*turn.waiters.front().loop, [this] { end_turn(); });  // this thread's
-    return;
-  }
-  std::vector<Waiter> group;
-  group.swap(turn.waiters);  // a response sent below may start the next group
-  if (!commit_here(group)) submit(group);
-  group.clear();
-  if (turn.waiters.empty()) turn.waiters.swap(group);  // keeps the capacity
-}
-
-// The serving thread commits its own group when the store is free at once. Handing it to
-// the committer and back costs two thread wake-ups, most of a group's latency on a loaded
-// machine, and at 64 connections nearly every connection is in the group, waiting: the
-// serving thread idles through it. Committed here, the wait is the transaction alone (one
-// page of the WAL, about 20 µs on this machine; the usage history is left to the
-// background flush). It never waits for the store: while the committer, the background
-// flush, a checkpoint's second pass or another process writes, or when the commit is the
-// one that restarts the log after a checkpoint (an fsync), the group goes to the committer
-// (docs/reliability.md, "Counts on disk").
-bool Accounts::commit_here(std::vector<Waiter>& group) {
-  bool durable = true;
-  {
-    std::unique_lock lock(flush_mu_, std::try_to_lock);
-    if (!lock) return false;
-    try {
-      if (!write_pending(Flush::UsageOnly, Write::IfFree)) return false;
-    } catch (const std::exception&) {
-      durable = false;  // reported once by write_pending
-    }
-    settle(group, durable);
-  }
-  group_commits_here_.fetch_add(1, std::memory_order_relaxed);
-  for (Waiter& w : group) w.wait->on_durable(durable);
-  return true;
-}
-
-// With flush_mu_ held: the units of a failed group are given back before another flush can
-// take the deltas its failure restored (they would be written, then taken back).
-void Accounts::settle(const std::vector<Waiter>& group, bool durable) {
-  if (!durable)
-    for (const Waiter& w : group) give_back(w.counted);
-  group_commits_.fetch_add(1, std::memory_order_relaxed);
-  committed_waits_.fetch_add(group.size(), std::memory_order_relaxed);
-}
-
-void Accounts::submit(std::vector<Waiter>& waiters) {
-  if (waiters.empty()) return;
-  {
-    std::lock_guard lock(commit_mu_);
-    if (commit_queue_.empty()) {
-      commit_queue_.swap(waiters);
-    } else {
-      for (Waiter& w : waiters) commit_queue_.push_back(std::move(w));
-      waiters.clear();
-    }
-  }
-  commit_cv_.notify_one();
-}
-
-// One transaction per batch: every waiter queued when the batch is taken had counted its
-// units before it was queued, so they are in the pending usage this flush takes, or in
-// what an earlier flush (another thread's commit_here) already wrote. While one batch
-// commits, the next one gathers. The usage history is a report, not what is billed: it is
-// left to the background flush, whose one transaction a second writes it aggregated (a
-// group commit writing one page instead of two or three costs a third less).
-void Accounts::commit_loop() {
-  std::vector<Waiter> batch;
-  std::unique_lock lock(commit_mu_);
-  for (;;) {
-    commit_cv_.wait(lock, [this] { return !commit_queue_.empty() || commit_stopping_; });
-    if (commit_queue_.empty()) break;  // stopping, nothing left
-    batch.swap(commit_queue_);
-    lock.unlock();
-    bool durable = true;
-    {
-      std::lock_guard flush(flush_mu_);
-      try {
-        write_pending(Flush::UsageOnly, Write::Waiting);
-      } catch (const std::exception&) {
-        durable = false;  // reported once by write_pending
-      }
-      settle(batch, durable);
-    }
-    complete(batch, durable);
-    batch.clear();
-    lock.lock();
-  }
-}
-
-void Accounts::give_back(const CountedUnits& counted) {
-  for (const CountedUnits::Entry& e : counted.entries)
-    if (e.units > 0) quota_.give_back(e.key_id, e.month, e.units);
-}
-
-void Accounts::complete(std::vector<Waiter>& batch, bool durable) {
-  // Usually one or two loops (one per server thread): one handler each.
-  while (!batch.empty()) {
-    boost::asio::io_context* loop = batch.front().loop;
-    std::vector<Waiter> mine;
-    auto others = std::stable_partition(batch.begin(), batch.end(),
-                                        [loop](const Waiter& w) { return w.loop == loop; });
-    mine.reserve(static_cast<size_t>(others - batch.begin()));
-    for (auto it = batch.begin(); it != others; ++it) mine.push_back(std::move(*it));
-    batch.erase(batch.begin(), others);
-    boost::asio::post(*loop, [mine = std::move(mine), durable]() mutable {
-      for (Waiter& w : mine) w.wait->on_durable(durable);
-    });
-  }
 }
 
 }  // namespace toolcalc::accounts

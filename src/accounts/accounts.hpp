@@ -14,15 +14,13 @@
 //   acc->stop();    // joins the threads and writes every unflushed count (also in ~Accounts)
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "accounts/access_control.hpp"
 #include "accounts/background_loop.hpp"
+#include "accounts/group_commit.hpp"
 #include "accounts/key_cache.hpp"
 #include "accounts/monthly_quota.hpp"
 #include "accounts/rate_window.hpp"
@@ -30,16 +28,7 @@
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
 
-namespace boost::asio {
-class io_context;
-}
-
 namespace toolcalc::accounts {
-
-// How long a server thread's waiters may gather while its event loop still finds new
-// requests answered each turn, before they are committed anyway: it bounds what gathering
-// adds to a response's latency under a load that never lets the loop catch up.
-inline constexpr std::chrono::microseconds kGroupCommitGather{500};
 
 class Accounts final : public AccessControl {
  public:
@@ -107,47 +96,17 @@ class Accounts final : public AccessControl {
                            std::unique_ptr<DurableWait>& wait) override;
 
   // Group commits made, and the responses they released (tests, docs/reliability.md).
-  uint64_t group_commits() const { return group_commits_.load(std::memory_order_relaxed); }
-  uint64_t committed_waits() const { return committed_waits_.load(std::memory_order_relaxed); }
-  // Of those, the groups committed on the serving thread itself (commit_here).
-  uint64_t group_commits_here() const {
-    return group_commits_here_.load(std::memory_order_relaxed);
-  }
+  uint64_t group_commits() const { return commits_.group_commits(); }
+  uint64_t committed_waits() const { return commits_.committed_waits(); }
+  // Of those, the groups committed on the serving thread itself.
+  uint64_t group_commits_here() const { return commits_.group_commits_here(); }
 
   // true (the default): await_durable waits for the units' commit. Set before start().
-  void acknowledge_after_commit(bool on) { acknowledge_after_commit_ = on; }
+  void acknowledge_after_commit(bool on) { commits_.acknowledge_after_commit(on); }
 
  private:
   // Drops the history older than the 13 months kept, once per month (and at start-up).
   void apply_history_retention();
-  // A response waiting for its units (await_durable), queued for a group commit.
-  struct Waiter {
-    boost::asio::io_context* loop = nullptr;  // where `wait` is told
-    CountedUnits counted;
-    std::unique_ptr<DurableWait> wait;
-  };
-  // The waiters a server thread queued, committed together (one transaction for all of
-  // them: on this thread when the store is free at once, else by the committer) once a
-  // turn of its event loop adds none (the thread has answered every request that was
-  // ready), or kGroupCommitGather after the first.
-  struct Turn {
-    Accounts* owner = nullptr;
-    std::vector<Waiter> waiters;
-    size_t seen = 0;  // waiters when the last turn ended
-    std::chrono::steady_clock::time_point first_at;
-  };
-  static Turn& this_thread_turn();
-  // At the end of a turn of this thread's event loop: commit the group (here, or by the
-  // committer), or look again a turn later.
-  void end_turn();
-  // Commits `group` on this thread and tells its waiters, when the store is free at once;
-  // false (nothing done) otherwise.
-  bool commit_here(std::vector<Waiter>& group);
-  // Hands the waiters to the committer thread.
-  void submit(std::vector<Waiter>& waiters);
-  // After a group's commit, with flush_mu_ held: its units given back when it failed, and
-  // the counters.
-  void settle(const std::vector<Waiter>& group, bool durable);
 
   // One round of the background thread: refresh and evict, flush, each when due; returns
   // when the next is due.
@@ -165,34 +124,10 @@ class Accounts final : public AccessControl {
   UsageHistory history_;
   int64_t history_month_ = -1;  // the month whose retention was applied (background thread)
 
-  void commit_loop();
-  // Gives the units of `counted` back (their commit failed: they were never acknowledged).
-  void give_back(const CountedUnits& counted);
-  // Tells every waiter of `batch` on its own event loop (one handler per loop).
-  static void complete(std::vector<Waiter>& batch, bool durable);
-
-  // With flush_mu_ held: takes the pending usage (and, with UsageAndHistory, the history)
-  // and writes it, restoring it and throwing store::StoreError when that fails. IfFree:
-  // false, nothing written, when the store would first wait for a lock. Group commits
-  // write UsageOnly: the history is the background flush's.
-  enum class Flush { UsageAndHistory, UsageOnly };
-  enum class Write { Waiting, IfFree };
-  bool write_pending(Flush what, Write how);
-
-  std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
-  bool flush_failing_ = false;
+  // Commits the units responses wait for (await_durable); the background flush writes
+  // the rest (units given back, the usage history) through it.
+  GroupCommit commits_;
   bool checkpoint_failing_ = false;  // the background thread's
-
-  // The committer: waiters queued by the server threads, committed in one transaction per
-  // batch (everything pending when the batch is taken), then released.
-  std::mutex commit_mu_;
-  std::condition_variable commit_cv_;
-  std::vector<Waiter> commit_queue_;
-  bool commit_stopping_ = false;
-  bool acknowledge_after_commit_ = true;
-  std::atomic<bool> committer_running_{false};
-  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0}, group_commits_here_{0};
-  std::thread committer_;
 
   std::atomic<bool> stopped_{false};  // stop() flushes once
   BackgroundLoop background_;         // last: stopped before the members it uses go

@@ -403,7 +403,7 @@ struct ServerLoop {
 
 // Accounts on a fresh store with one key, started, whose background flush is far beyond any
 // test (60 s): only a group commit (or stop) writes the units.
-class GroupCommit : public ::testing::Test {
+class AccountsGroupCommit : public ::testing::Test {
  protected:
   void start(const std::string& plan = "free", bool acknowledge_after_commit = true) {
     const std::string key = cli_create(tmp.path(), plan);
@@ -420,7 +420,7 @@ class GroupCommit : public ::testing::Test {
   Caller caller;
 };
 
-TEST_F(GroupCommit, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
+TEST_F(AccountsGroupCommit, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
   start();
   ServerLoop server;
   // Three responses of one turn of the loop: one group, one commit.
@@ -452,7 +452,7 @@ TEST_F(GroupCommit, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
 // a checkpoint in this process), the serving thread does not wait for it: the group goes
 // to the committer, the loop goes on serving, and the responses are told once the lock is
 // released and their units committed.
-TEST_F(GroupCommit, AGroupGoesToTheCommitterWhileAnotherWriterHoldsTheDatabase) {
+TEST_F(AccountsGroupCommit, AGroupGoesToTheCommitterWhileAnotherWriterHoldsTheDatabase) {
   start();
   ServerLoop server;
   // The first group starts the log (the committer's); the second finds the store free.
@@ -498,7 +498,7 @@ TEST_F(GroupCommit, AGroupGoesToTheCommitterWhileAnotherWriterHoldsTheDatabase) 
 
 // Responses answered in the turns that follow the first one's (more requests were ready)
 // join its group: one transaction once a turn adds none.
-TEST_F(GroupCommit, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
+TEST_F(AccountsGroupCommit, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
   start();
   ServerLoop server;
   auto respond = [&] { server.respond(*acc, reserve_counted(*acc, caller, 1)); };
@@ -518,7 +518,7 @@ TEST_F(GroupCommit, ResponsesOfFollowingTurnsJoinTheGroupUntilATurnAddsNone) {
 
 // A loop that answers a request in every turn never catches up: its group goes to the
 // committer kGroupCommitGather after its first response all the same.
-TEST_F(GroupCommit, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
+TEST_F(AccountsGroupCommit, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
   start("bulk");
   ServerLoop server;
   int queued = 0;
@@ -544,7 +544,7 @@ TEST_F(GroupCommit, AGroupThatKeepsGrowingIsCommittedAfterTheGatheringTime) {
   acc->stop();
 }
 
-TEST_F(GroupCommit, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
+TEST_F(AccountsGroupCommit, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
   start();
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
@@ -560,7 +560,7 @@ TEST_F(GroupCommit, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) {
 
 // acknowledge_after_commit(false): the response goes on at once and its units wait for the
 // background flush (the behaviour before group commit, for the bench's comparison).
-TEST_F(GroupCommit, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
+TEST_F(AccountsGroupCommit, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush) {
   start("free", /*acknowledge_after_commit=*/false);
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
