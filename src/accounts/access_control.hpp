@@ -75,6 +75,9 @@ struct QuotaReservation {
   int64_t retry_after_s = 0;  // seconds until 00:00 UTC on the 1st of next month
   std::string resets_at;      // ISO-8601 UTC of that instant
   std::string period;         // "YYYY-MM" the unit was counted in
+  // Served from a unit the shared store leased to this instance and counted in its usage
+  // ledger (SharedAccounts): given back there, not in the store.
+  bool from_lease = false;
 };
 
 struct QuotaStatus {
@@ -258,6 +261,13 @@ class AccessControl {
   // Whether start_rate_step may start a step on the calling thread now: lets the API skip
   // the bookkeeping of a suspended request when it cannot.
   virtual bool steps_asynchronously() const { return false; }
+  // The rate step when it can be taken at once without waiting on a store (a shared
+  // store's units leased to this thread), counted in the open CountingScope; nullopt
+  // otherwise (start_rate_step, or the blocking take_rate_step, then takes it).
+  virtual std::optional<RateStep> take_rate_step_now(const Caller& caller, bool for_execution) {
+    (void)caller, (void)for_execution;
+    return std::nullopt;
+  }
   // False while a shared store is unreachable (as of the last background key refresh,
   // at most key_refresh_ms ago): GET /v1/ready answers 503. An embedded store is part of
   // the process and always counts as reachable.

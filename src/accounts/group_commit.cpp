@@ -67,6 +67,7 @@ bool GroupCommit::write_pending(Take how, const Write* write) {
     quota_.restore_pending(pending);
     return false;
   }
+  if (!pending.empty()) writes_.fetch_add(1, std::memory_order_release);
   if (flush_failing_) log::info("usage flush succeeded again");
   flush_failing_ = false;
   return true;

@@ -76,6 +76,8 @@ class GroupCommit {
   uint64_t group_commits_here() const {
     return group_commits_here_.load(std::memory_order_relaxed);
   }
+  // Writes that wrote deltas, by any path: moves whenever the store's counts did.
+  uint64_t writes() const { return writes_.load(std::memory_order_acquire); }
 
   // true (the default): await_durable waits for the units' commit. Set before start().
   void acknowledge_after_commit(bool on) { acknowledge_after_commit_ = on; }
@@ -136,7 +138,7 @@ class GroupCommit {
   bool commit_stopping_ = false;
   bool acknowledge_after_commit_ = true;
   std::atomic<bool> committer_running_{false};
-  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0}, group_commits_here_{0};
+  std::atomic<uint64_t> group_commits_{0}, committed_waits_{0}, group_commits_here_{0}, writes_{0};
   std::thread committer_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 
 #include "accounts/rate_window.hpp"
 #include "accounts/utc_month.hpp"
@@ -61,15 +62,32 @@ SharedAccounts::SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
                                std::unique_ptr<store::SharedCounters> counters,
                                std::vector<Plan> plans, const Clock& clock,
                                std::chrono::milliseconds key_refresh_interval,
-                               std::chrono::milliseconds history_flush_interval)
+                               std::chrono::milliseconds history_flush_interval,
+                               std::unique_ptr<store::UsageLedger> ledger,
+                               std::chrono::milliseconds ship_interval)
     : store_(std::move(keys_store)),
       counters_(std::move(counters)),
       plans_(std::move(plans)),
       clock_(clock),
       refresh_interval_(key_refresh_interval),
       flush_interval_(history_flush_interval),
-      keys_(*store_, plans_, clock_) {
+      keys_(*store_, plans_, clock_),
+      ledger_(std::move(ledger)),
+      ledger_counts_(clock_,
+                     [this](std::string_view period) {
+                       return ledger_ ? ledger_->load_counts(period)
+                                      : std::unordered_map<int64_t, int64_t>{};
+                     }),
+      ship_interval_(ship_interval) {
   keys_.refresh(true);
+  if (!ledger_) return;
+  const UtcMonth month = utc_month_of(clock_.now_s());
+  ledger_counts_.seed(month, ledger_->load_counts(month.period()));
+  commits_ = std::make_unique<GroupCommit>(
+      ledger_counts_, [this](const std::vector<store::UsageDelta>& d) { ledger_->add_counts(d); },
+      [this](const std::vector<store::UsageDelta>& d) { return ledger_->add_counts_if_free(d); });
+  ship_ledger();  // what an earlier run left unshipped (it was killed, or Redis was down)
+  counters_->lease_units(true);
 }
 
 SharedAccounts::~SharedAccounts() {
@@ -77,21 +95,28 @@ SharedAccounts::~SharedAccounts() {
 }
 
 void SharedAccounts::start() {
+  if (commits_) commits_->start();
   const auto now = std::chrono::steady_clock::now();
-  background_.start(
-      std::min(now + refresh_interval_, now + flush_interval_),
-      [this, next_refresh = now + refresh_interval_, next_flush = now + flush_interval_]() mutable {
-        const auto t = std::chrono::steady_clock::now();
-        if (t >= next_refresh) {
-          refresh_in_background();
-          next_refresh = t + refresh_interval_;
-        }
-        if (t >= next_flush) {
-          flush_history_in_background();
-          next_flush = t + flush_interval_;
-        }
-        return std::min(next_refresh, next_flush);
-      });
+  // Without a ledger there is nothing to ship: that step comes with the flush.
+  const auto ship_every = commits_ ? ship_interval_ : flush_interval_;
+  background_.start(std::min({now + refresh_interval_, now + flush_interval_, now + ship_every}),
+                    [this, ship_every, next_refresh = now + refresh_interval_,
+                     next_flush = now + flush_interval_, next_ship = now + ship_every]() mutable {
+                      const auto t = std::chrono::steady_clock::now();
+                      if (t >= next_refresh) {
+                        refresh_in_background();
+                        next_refresh = t + refresh_interval_;
+                      }
+                      if (t >= next_ship) {
+                        ship_in_background();
+                        next_ship = t + ship_every;
+                      }
+                      if (t >= next_flush) {
+                        flush_history_in_background();
+                        next_flush = t + flush_interval_;
+                      }
+                      return std::min({next_refresh, next_flush, next_ship});
+                    });
 }
 
 void SharedAccounts::stop() {
@@ -103,6 +128,81 @@ void SharedAccounts::stop() {
     log::error("accounts: final usage history flush failed, recent history is lost",
                {{"error", e.what()}});
   }
+  if (!commits_) return;
+  commits_->stop();  // commits what the committer holds first
+  try {
+    commits_->flush();
+    ship_ledger();
+    ledger_->checkpoint();
+  } catch (const std::exception& e) {
+    log::error(
+        "accounts: the usage ledger could not be shipped to Redis at stop; it keeps "
+        "the counts and ships them at the next start",
+        {{"error", e.what()}});
+  }
+}
+
+void SharedAccounts::ship_in_background() {
+  if (!commits_) return;
+  try {
+    ship_ledger();
+    if (ship_failing_) log::info("accounts: the usage ledger ships to Redis again");
+    ship_failing_ = false;
+  } catch (const std::exception& e) {
+    metrics::store_failures.inc();
+    if (!ship_failing_)
+      log::warn(
+          "accounts: shipping the usage ledger to Redis failed; the counts wait in the "
+          "ledger and are shipped once it answers",
+          {{"error", e.what()}});
+    ship_failing_ = true;
+  }
+}
+
+// Each count of this month and the last one in the ledger that moved since its last
+// shipment (the ledger holds what the group commits wrote: only acknowledged units, and
+// units given back once the flush has written them).
+void SharedAccounts::ship_ledger() {
+  if (!ledger_) return;
+  // Nothing written since the last shipment read the ledger: nothing to read.
+  const uint64_t writes = commits_ ? commits_->writes() : 0;
+  if (ledger_read_ && writes == writes_shipped_) return;
+  const UtcMonth now = utc_month_of(clock_.now_s());
+  const UtcMonth before = utc_month_of(now.start_s - 1);
+  for (const UtcMonth& month : {before, now}) {
+    for (const auto& [key_id, count] : ledger_->load_counts(month.period())) {
+      const std::pair<int64_t, int64_t> slot{key_id, month.index()};
+      {
+        std::lock_guard lock(shipped_mu_);
+        auto it = shipped_.find(slot);
+        if (it != shipped_.end() && it->second.count == count) continue;
+      }
+      std::lock_guard one_at_a_time(ship_mu_);
+      shipments_started_.fetch_add(1);
+      const int64_t store_count =
+          counters_->ship(ledger_->instance_id(), key_id, month.period(), count);
+      std::lock_guard lock(shipped_mu_);
+      shipped_[slot] = {count, store_count};
+    }
+  }
+  ledger_read_ = true;
+  writes_shipped_ = writes;
+  std::lock_guard lock(shipped_mu_);
+  std::erase_if(shipped_, [&](const auto& kv) { return kv.first.second < before.index(); });
+}
+
+int64_t SharedAccounts::unshipped(int64_t key_id, int64_t month) const {
+  const int64_t counted = ledger_counts_.used(key_id);
+  std::lock_guard lock(shipped_mu_);
+  auto it = shipped_.find({key_id, month});
+  return counted - (it == shipped_.end() ? 0 : it->second.count);
+}
+
+int64_t SharedAccounts::known_month_count(int64_t key_id, int64_t month, int64_t counted) const {
+  std::lock_guard lock(shipped_mu_);
+  auto it = shipped_.find({key_id, month});
+  if (it == shipped_.end()) return counted;
+  return it->second.store_count + counted - it->second.count;
 }
 
 void SharedAccounts::flush_history() {
@@ -118,6 +218,16 @@ void SharedAccounts::flush_history() {
 }
 
 void SharedAccounts::flush_history_in_background() {
+  if (ledger_) {
+    try {
+      commits_->flush();      // units given back since the last flush
+      ledger_->checkpoint();  // what a power loss can no longer take
+    } catch (const std::exception& e) {
+      metrics::store_failures.inc();
+      log::warn("accounts: usage ledger flush or checkpoint failed (will retry)",
+                {{"error", e.what()}});
+    }
+  }
   try {
     flush_history();
     if (flush_failing_) log::info("accounts: usage history flush works again");
@@ -161,7 +271,10 @@ std::vector<WebhookKey> SharedAccounts::webhook_keys() const {
 }
 
 int64_t SharedAccounts::quota_used(int64_t key_id, const std::string& period) {
-  return counters_->quota_used(key_id, period);
+  const UtcMonth month = utc_month_of(clock_.now_s());
+  if (!ledger_ || period != month.period()) return counters_->quota_used(key_id, period);
+  std::lock_guard between_shipments(ship_mu_);
+  return counters_->quota_used(key_id, period) + unshipped(key_id, month.index());
 }
 
 void SharedAccounts::refresh_in_background() {
@@ -221,13 +334,69 @@ bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, R
   const int64_t limit = caller.plan.rate_per_minute;
   const std::optional<int64_t> quota_limit =
       has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
+  const int64_t key_id = caller.key_id;
+  const uint64_t shipments = shipments_started_.load();
   return counters_->start_rate_step(
-      caller.subject, w.start_s, limit, caller.key_id, utc_month_text(w.now_s).period, quota_limit,
+      caller.subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit,
       for_execution,
-      [w, limit, quota_limit, for_execution, done = std::move(done)](
-          const store::RateAndQuotaStep& s, std::exception_ptr error) {
+      [this, w, limit, key_id, quota_limit, for_execution, shipments, done = std::move(done)](
+          store::RateAndQuotaStep s, std::exception_ptr error) {
+        // The month's count (a refused unit reports its granted units instead): what this
+        // instance has counted and not shipped yet is part of it.
+        const bool counted_month = !for_execution || s.quota.allowed;
+        if (!error && quota_limit && ledger_ && counted_month) {
+          const int64_t month = utc_month_of(w.now_s).index();
+          note_store_count(key_id, month, s.quota.used, shipments);
+          s.quota.used += unshipped(key_id, month);
+        }
         done(error ? RateStep{} : rate_step(w, limit, quota_limit, for_execution, s), error);
       });
+}
+
+// A count the store reported outside any shipment holds exactly what this instance shipped
+// last: the new base of known_month_count (units other instances shipped, or counted in
+// the store by steps, show from here on). Not when a shipment began since the step was
+// sent or is under way: the reply may then hold that shipment or not.
+void SharedAccounts::note_store_count(int64_t key_id, int64_t month, int64_t store_count,
+                                      uint64_t shipments_before) {
+  std::unique_lock no_shipment(ship_mu_, std::try_to_lock);
+  if (!no_shipment || shipments_started_.load() != shipments_before) return;
+  std::lock_guard lock(shipped_mu_);
+  shipped_[{key_id, month}].store_count = store_count;
+}
+
+// An execution served from the units leased to this thread: no round trip. Its quota unit
+// is counted in the ledger (the response waits for its group commit, await_durable).
+std::optional<RateStep> SharedAccounts::take_rate_step_now(const Caller& caller,
+                                                           bool for_execution) {
+  if (!commits_ || !for_execution || !has_quota(caller)) return std::nullopt;
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
+  const int64_t limit = caller.plan.rate_per_minute;
+  const int64_t quota_limit = *caller.plan.monthly_quota;
+  const UtcMonthText& month = utc_month_text(w.now_s);
+  std::optional<store::RateAndQuotaStep> s = counters_->take_leased(
+      caller.subject, w.start_s, limit, caller.key_id, month.period, quota_limit);
+  if (!s) return std::nullopt;
+  // The ledger never refuses: the lease is the limit. Its reservation carries the month
+  // (period, reset) the unit was counted in, and this instance's count after it.
+  constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
+  QuotaReservation r = ledger_counts_.reserve(caller.key_id, kNoLimit, 1);
+  const int64_t month_index = month_index_of_period(r.period);
+  if (CountedUnits* scope = CountingScope::current()) scope->add(caller.key_id, month_index, 1);
+  const int64_t used = known_month_count(caller.key_id, month_index, kNoLimit - r.remaining);
+  r.limit = quota_limit;
+  r.remaining = std::max<int64_t>(0, quota_limit - used);
+  r.from_lease = true;
+  RateStep step;
+  step.rate = rate_decision(w, limit, s->rate.used, true);
+  step.month = QuotaView{quota_limit, r.remaining};
+  step.early = std::move(r);
+  return step;
+}
+
+Durability SharedAccounts::await_durable(const CountedUnits& counted,
+                                         std::unique_ptr<DurableWait>& wait) {
+  return commits_ ? commits_->await_durable(counted, wait) : Durability::Durable;
 }
 
 RateDecision SharedAccounts::peek_rate(const Caller& caller) const {
@@ -258,6 +427,15 @@ void SharedAccounts::release_quota(const Caller& caller, const QuotaReservation&
   if (caller.anonymous || reservation.unlimited || !reservation.allowed) return;
   units = std::min(units, reservation.units);
   if (units <= 0) return;
+  if (reservation.from_lease) {
+    // Out of the ledger, and back to the lease it came from (this thread's).
+    ledger_counts_.release(caller.key_id, reservation, units);
+    if (CountedUnits* scope = CountingScope::current())
+      scope->add(caller.key_id, month_index_of_period(reservation.period), -units);
+    for (int64_t i = 0; i < units; ++i)
+      counters_->return_leased(caller.key_id, reservation.period, *caller.plan.monthly_quota);
+    return;
+  }
   try {
     counters_->release_quota(caller.key_id, reservation.period, units);
   } catch (const std::exception& e) {
@@ -278,7 +456,13 @@ QuotaStatus SharedAccounts::quota_status(const Caller& caller) const {
     return s;
   }
   s.limit = *caller.plan.monthly_quota;
-  s.used = counters_->quota_used(caller.key_id, month.period);
+  if (ledger_) {
+    std::lock_guard between_shipments(ship_mu_);
+    s.used = counters_->quota_used(caller.key_id, month.period) +
+             unshipped(caller.key_id, month.month.index());
+  } else {
+    s.used = counters_->quota_used(caller.key_id, month.period);
+  }
   s.remaining = std::max<int64_t>(0, s.limit - s.used);
   return s;
 }

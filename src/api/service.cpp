@@ -132,6 +132,14 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   ctx.done = std::move(done);
 
   if (ctx.done && access_.steps_asynchronously()) {
+    {
+      // Units the store leased to this thread serve the step at once (docs/deploy.md,
+      // "Usage ledger"): no round trip, and the request stays on the stack.
+      accounts::CountingScope scope(ctx.counted);
+      if (std::optional<accounts::RateStep> now =
+              access_.take_rate_step_now(ctx.caller, ctx.for_execution))
+        return after_rate_step(ctx, std::move(*now), nullptr);
+    }
     auto held = std::make_shared<Context>(ctx);
     accounts::AccessControl::RateStepDone resume = [this, held](accounts::RateStep&& step,
                                                                 std::exception_ptr failure) {

@@ -6,6 +6,7 @@
 #include "cli/store_factory.hpp"
 #include "store/account_store.hpp"
 #include "store/redis_store.hpp"
+#include "store/usage_ledger.hpp"
 
 namespace toolcalc::cli {
 namespace {
@@ -16,7 +17,10 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
   if (uses_redis(config)) {
     const store::RedisOptions o = redis_options(config);
     return std::make_unique<accounts::SharedAccounts>(
-        store::open_redis_store(o), store::open_redis_counters(o), config.plans, clock, refresh);
+        store::open_redis_store(o), store::open_redis_counters(o), config.plans, clock, refresh,
+        std::chrono::milliseconds(config.usage_flush_interval_ms),
+        store::open_usage_ledger(config.data_dir),
+        std::chrono::milliseconds(config.ship_interval_ms));
   }
   auto embedded = std::make_unique<accounts::Accounts>(
       store::open_sqlite_store(config.data_dir), config.plans, clock,

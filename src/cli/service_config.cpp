@@ -73,6 +73,7 @@ constexpr Setting kSettings[] = {
     {"store", "data_dir", Kind::String},
     {"store", "flush_interval_ms", Kind::Integer},
     {"store", "acknowledge_after_commit", Kind::Boolean},
+    {"store", "ship_interval_ms", Kind::Integer},
     {"store", "key_refresh_ms", Kind::Integer},
     {"alerts", "check_interval_ms", Kind::Integer},
     {"alerts", "retry_initial_ms", Kind::Integer},
@@ -339,6 +340,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
         throw std::runtime_error("config: store.acknowledge_after_commit must be true or false");
       config.acknowledge_after_commit = *v;
     }
+    read_int(*s, "store", "ship_interval_ms", config.ship_interval_ms, 1, 1'000);
     read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
   }
   if (const toml::table* s = root["alerts"].as_table()) {

@@ -50,6 +50,9 @@ struct ServiceConfig {
   // it at once and leaves the count to the next flush (a kill -9 may then lose up to
   // flush_interval_ms of counts): the bench's before/after, and an operator's choice.
   bool acknowledge_after_commit = true;
+  // Shared store: an instance ships the counts of its usage ledger (executions served from
+  // leased units) to Redis this often (docs/deploy.md, "Usage ledger").
+  int ship_interval_ms = 10;
   int key_refresh_interval_ms = 1000;  // CLI key changes reach a running server within this
   // [alerts]: quota alert webhooks (accounts/quota_alerts.hpp)
   int alerts_check_interval_ms = 1000;      // usage is compared with the thresholds this often

@@ -35,6 +35,7 @@ class LeaseBook {
     auto [it, added] = leases_.try_emplace(counter);
     Lease& l = it->second;
     if (added) {
+      ++version_;
       l.limit = limit;
       l.epoch = epoch;
       l.month = month;
@@ -59,6 +60,9 @@ class LeaseBook {
   }
 
   size_t size() const { return leases_.size(); }
+  // Moves whenever a lease is added or dropped: a Lease* (or its absence) found under one
+  // version holds while the version does.
+  uint64_t version() const { return version_; }
 
  private:
   // Windows before `epoch` (or months, for a month lease) are over: their units can no
@@ -71,9 +75,11 @@ class LeaseBook {
       else
         ++it;
     }
+    ++version_;
   }
 
   std::unordered_map<std::string, Lease> leases_;
+  uint64_t version_ = 0;
   int64_t newest_window_ = 0, newest_month_ = 0;
 };
 

@@ -1,8 +1,9 @@
 // Rate windows and monthly quotas in Redis. Each decision is one Lua script, run
 // atomically by Redis, so N instances taking units of one window concurrently allow
 // exactly `limit`; a refused step writes nothing (no AOF append for a 429). Executions of
-// large limits are served from leases of units granted by that script ahead of need
-// (counter_leases.hpp), counted with a plain INCRBY.
+// large limits may be served from leases of units granted by that script ahead of need
+// (counter_leases.hpp): taken on the serving thread without Redis (take_leased), counted by
+// the caller in its usage ledger and shipped here (ship, kShipCount).
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -56,6 +57,19 @@ local n = math.min(q, tonumber(ARGV[1]))
 local g = tonumber(redis.call('GET', KEYS[2]) or '0')
 if g > 0 then redis.call('DECRBY', KEYS[2], math.min(g, n)) end
 return redis.call('DECRBY', KEYS[1], n)
+)lua");
+
+// KEYS[1] quota counter, KEYS[2] its hash of what each instance shipped; ARGV[1] the
+// instance, ARGV[2] its count of the key in the month (all it ever counted, shipped or
+// not) → the month's count after. Only the difference from the instance's last shipment is
+// added: a shipment sent again (its reply lost, the instance restarted) adds nothing, and a
+// count lowered by units given back lowers the month's by as much.
+const RedisScript kShipCount(R"lua(
+local before = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+local count = tonumber(ARGV[2])
+if count == before then return tonumber(redis.call('GET', KEYS[1]) or '0') end
+redis.call('HSET', KEYS[2], ARGV[1], count)
+return redis.call('INCRBY', KEYS[1], count - before)
 )lua");
 
 CounterStep step(const RedisValue& v, size_t at) {
@@ -166,6 +180,58 @@ class RedisCounters final : public SharedCounters {
     return true;
   }
 
+  void lease_units(bool on) override { leasing_ = on; }
+
+  std::optional<RateAndQuotaStep> take_leased(std::string_view subject, int64_t window_start_s,
+                                              int64_t rate_limit, int64_t key_id,
+                                              std::string_view period,
+                                              int64_t quota_limit) override {
+    if (!leasing_ || !leasable(rate_limit, quota_limit) || !steps_asynchronously())
+      return std::nullopt;
+    ThreadState& thread = thread_state(redis_.id());
+    LastLeases& last = thread.last;
+    // A thread serves the same key again and again: the leases it found last time, unless
+    // the key, the window, the month or the book changed (no key names built, no lookups).
+    if (last.version != thread.leases.version() || last.window_start_s != window_start_s ||
+        last.key_id != key_id || last.subject != subject || last.period != period) {
+      last = {thread.leases.find(redis_keys::rate(subject, window_start_s)),
+              thread.leases.find(redis_keys::quota(key_id, period)),
+              thread.leases.version(),
+              window_start_s,
+              key_id,
+              std::string(subject),
+              std::string(period)};
+    }
+    Lease* rate = last.rate;
+    Lease* month = last.month;
+    if (!rate || !month || rate->limit != rate_limit || month->limit != quota_limit ||
+        rate->left == 0 || month->left == 0)
+      return std::nullopt;
+    --rate->left;
+    --month->left;
+    RateAndQuotaStep step;
+    step.rate = {true, rate->count - rate->left};
+    step.quota = {true, 0};  // counted by the caller, which knows the month's count
+    return step;
+  }
+
+  void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit) override {
+    if (this_thread_event_loop() == nullptr) return;
+    Lease* month = thread_state(redis_.id()).leases.find(redis_keys::quota(key_id, period));
+    if (month && month->limit == quota_limit) ++month->left;
+  }
+
+  int64_t ship(std::string_view instance, int64_t key_id, std::string_view period,
+               int64_t count) override {
+    return guarded([&] {
+      const std::string quota = redis_keys::quota(key_id, period);
+      return redis_
+          .eval(kShipCount, {quota, redis_keys::quota_shipped(quota)},
+                {std::string(instance), std::to_string(count)})
+          .as_integer();
+    });
+  }
+
   int64_t rate_used(std::string_view subject, int64_t window_start_s) override {
     return guarded([&] { return count(redis_keys::rate(subject, window_start_s)); });
   }
@@ -183,17 +249,23 @@ class RedisCounters final : public SharedCounters {
     bool reserve = false;
     StepDone done;
 
-    // Executions of a key whose window and month are both large enough to lease: served
-    // from this thread's leases when they hold units, and counted with a plain INCRBY.
-    bool leased() const {
-      return reserve && quota_limit && rate_limit >= kMinLeasedLimit &&
-             *quota_limit >= kMinLeasedLimit;
-    }
+    // Executions of a key whose window and month are both large enough to lease.
+    bool leased() const { return reserve && quota_limit && leasable(rate_limit, *quota_limit); }
   };
   // What this thread keeps per Redis client: the steps started in this turn, its leases
   // and its name as a lease holder. Per thread, since each event loop runs on its own
   // thread; keyed by the client's id, which is never reused.
+  // The leases take_leased found last on a thread, and what it looked them up by.
+  struct LastLeases {
+    Lease* rate = nullptr;
+    Lease* month = nullptr;
+    uint64_t version = 0;
+    int64_t window_start_s = -1;
+    int64_t key_id = -1;
+    std::string subject, period;
+  };
   struct ThreadState {
+    LastLeases last;
     std::vector<StartedStep> started;
     std::chrono::steady_clock::time_point first_started;
     size_t seen = 0;  // steps started when the flush last looked
@@ -205,21 +277,10 @@ class RedisCounters final : public SharedCounters {
     return by_client[client_id];
   }
 
-  // A turn's steps, decided: each one either served from the leases (its quota unit then
-  // counted by the turn's INCRBY of its quota counter) or sent in the turn's script call.
-  struct Bill {
-    std::string quota_key;
-    int64_t units = 0;
-    int64_t count_after = 0;  // the INCRBY's reply
-    std::exception_ptr error;
-  };
-  struct Decided {
-    bool local = false;
-    CounterStep rate;  // local: decided here
-    size_t bill = 0;   // local: its Bill, and its unit in it
-    int64_t bill_unit = 0;
-    RateSteps::Place at;  // sent: where its reply is read
-  };
+  static bool leasable(int64_t rate_limit, int64_t quota_limit) {
+    return rate_limit >= kMinLeasedLimit && quota_limit >= kMinLeasedLimit;
+  }
+
   // A lease asked by a step of the call: the counters' keys in the book (empty: not asked)
   // and the limits asked under.
   struct Refill {
@@ -227,14 +288,12 @@ class RedisCounters final : public SharedCounters {
     std::string window, month;
     int64_t rate_limit = 0, quota_limit = 0;
   };
+  // A turn's steps, all decided by one script call (those the leases could serve were
+  // taken with take_leased before they got here).
   struct Turn {
     std::vector<StartedStep> steps;
-    std::vector<Decided> decided;
-    std::vector<Bill> bills;
+    std::vector<RateSteps::Place> at;  // where each step's reply is read
     std::vector<Refill> refills;
-    RedisValue reply;
-    std::exception_ptr call_error;
-    size_t replies_due = 0;
   };
 
   void flush_steps(net::io_context& loop) {
@@ -247,78 +306,42 @@ class RedisCounters final : public SharedCounters {
     }
     auto turn = std::make_shared<Turn>();
     turn->steps = std::exchange(thread.started, {});
-    turn->decided.resize(turn->steps.size());
+    turn->at.resize(turn->steps.size());
     RateSteps call;
     for (size_t i = 0; i < turn->steps.size(); ++i)
-      decide(thread.leases, turn->steps[i], call, *turn, turn->decided[i]);
-    turn->replies_due = turn->bills.size() + (call.units.empty() ? 0 : 1);
-    if (turn->replies_due == 0) return complete(*turn);
+      turn->at[i] = add_step(thread.leases, turn->steps[i], call, *turn);
     const uint64_t client_id = redis_.id();
-    for (size_t b = 0; b < turn->bills.size(); ++b) {
-      const Bill& bill = turn->bills[b];
-      pipeline_command(loop, redis_, {"INCRBY", bill.quota_key, std::to_string(bill.units)},
-                       [turn, b](RedisValue&& v, std::exception_ptr error) {
-                         Bill& bill = turn->bills[b];
-                         bill.error = error;
-                         try {
-                           if (!error) bill.count_after = v.as_integer();
-                         } catch (const StoreError&) {
-                           bill.error = std::current_exception();
-                         }
-                         if (--turn->replies_due == 0) complete(*turn);
-                       });
-    }
-    if (call.units.empty()) return;
     call.finish(thread.holder);
     pipeline_eval(loop, redis_, kTakeRateSteps, std::move(call.keys), std::move(call.args),
                   [turn, client_id](RedisValue&& v, std::exception_ptr error) {
-                    turn->reply = std::move(v);
-                    turn->call_error = error;
-                    take_refills(thread_state(client_id).leases, *turn);
-                    if (--turn->replies_due == 0) complete(*turn);
+                    take_refills(thread_state(client_id).leases, *turn, v, error);
+                    complete(*turn, v, error);
                   });
   }
 
-  // Serves `s` from the leases when both hold a unit; otherwise adds it to the call,
-  // asking for a lease that is spent and not already on its way.
-  static void decide(LeaseBook& book, const StartedStep& s, RateSteps& call, Turn& turn,
-                     Decided& d) {
-    if (!s.leased()) {
-      d.at = call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id, s.period, s.quota_limit,
+  // Adds `s` to the call; a step of leasable limits asks for the leases that are spent and
+  // not already on their way (when leasing is on).
+  RateSteps::Place add_step(LeaseBook& book, const StartedStep& s, RateSteps& call,
+                            Turn& turn) const {
+    if (!leasing_ || !s.leased())
+      return call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id, s.period, s.quota_limit,
                       s.reserve);
-      return;
-    }
     const std::string window = redis_keys::rate(s.subject, s.window_start_s);
     const std::string quota = redis_keys::quota(s.key_id, s.period);
     Lease& rate = book.at(window, s.rate_limit, s.window_start_s, false);
     Lease& month = book.at(quota, *s.quota_limit, month_index(s.period), true);
-    if (rate.left > 0 && month.left > 0) {
-      --rate.left;
-      --month.left;
-      d.local = true;
-      d.rate = {true, rate.count - rate.left};
-      d.bill = bill_for(turn, quota);
-      d.bill_unit = turn.bills[d.bill].units++;
-      return;
-    }
     const bool ask_window = rate.left == 0 && !rate.refilling && !rate.no_refill;
     // A month's lease is at most a minute of the key's rate limit: no holder can serve
     // more in a minute, and that bounds what a stopped instance leaves unserved.
     const int64_t month_cap = month.left == 0 && !month.refilling ? s.rate_limit : 0;
     rate.refilling |= ask_window;
     month.refilling |= month_cap > 0;
-    d.at = call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id, s.period, s.quota_limit,
-                    s.reserve, ask_window, month_cap);
+    const RateSteps::Place at = call.add(s.subject, s.window_start_s, s.rate_limit, s.key_id,
+                                         s.period, s.quota_limit, s.reserve, ask_window, month_cap);
     if (ask_window || month_cap > 0)
-      turn.refills.push_back({d.at.step, ask_window ? window : std::string(),
+      turn.refills.push_back({at.step, ask_window ? window : std::string(),
                               month_cap > 0 ? quota : std::string(), s.rate_limit, *s.quota_limit});
-  }
-
-  static size_t bill_for(Turn& turn, const std::string& quota_key) {
-    for (size_t b = 0; b < turn.bills.size(); ++b)
-      if (turn.bills[b].quota_key == quota_key) return b;
-    turn.bills.emplace_back().quota_key = quota_key;
-    return turn.bills.size() - 1;
+    return at;
   }
 
   // "YYYY-MM" → months since year 0 (the order of months, for dropping old leases).
@@ -331,13 +354,14 @@ class RedisCounters final : public SharedCounters {
 
   // The leases the call granted go to the book, unless their lease was given up meanwhile
   // (a new limit) or the call failed (then what it may have granted stays unserved).
-  static void take_refills(LeaseBook& book, const Turn& turn) {
+  static void take_refills(LeaseBook& book, const Turn& turn, const RedisValue& reply,
+                           std::exception_ptr call_error) {
     for (const Refill& r : turn.refills) {
       StepFigures f{};
-      bool granted = !turn.call_error;
+      bool granted = !call_error;
       if (granted) {
         try {
-          f = step_figures(turn.reply, r.step);
+          f = step_figures(reply, r.step);
         } catch (const std::exception&) {
           granted = false;
         }
@@ -363,22 +387,15 @@ class RedisCounters final : public SharedCounters {
     }
   }
 
-  static void complete(Turn& turn) {
+  static void complete(Turn& turn, const RedisValue& reply, std::exception_ptr call_error) {
     for (size_t i = 0; i < turn.steps.size(); ++i) {
       const StartedStep& s = turn.steps[i];
-      const Decided& d = turn.decided[i];
       RateAndQuotaStep result;
       std::exception_ptr error;
       try {
         result = guarded([&] {
-          if (d.local) {
-            const Bill& bill = turn.bills[d.bill];
-            if (bill.error) std::rethrow_exception(bill.error);
-            return RateAndQuotaStep{d.rate,
-                                    {true, bill.count_after - (bill.units - d.bill_unit - 1)}};
-          }
-          if (turn.call_error) std::rethrow_exception(turn.call_error);
-          return merged_step_result(turn.reply, d.at, s.quota_limit.has_value());
+          if (call_error) std::rethrow_exception(call_error);
+          return merged_step_result(reply, turn.at[i], s.quota_limit.has_value());
         });
       } catch (...) {
         error = std::current_exception();
@@ -393,6 +410,7 @@ class RedisCounters final : public SharedCounters {
   }
 
   RedisClient redis_;
+  bool leasing_ = false;  // set before the server threads start
   // This process's name as a lease holder, different at every start: a stopped
   // instance's leases stay recorded until their window ends. Each thread adds a number.
   const std::string holder_prefix_ = random_name();

@@ -38,6 +38,12 @@ inline std::string quota_granted(const std::string& quota_key) {
   return quota_key + ":granted";
 }
 
+// HASH instance → that instance's count of the month, as it last shipped it from its usage
+// ledger (usage_ledger.hpp); kept with the month's count.
+inline std::string quota_shipped(const std::string& quota_key) {
+  return quota_key + ":shipped";
+}
+
 // HASH "<day>|<metric>|<domain/slug>" → count: key `id`'s usage history of `period`
 // ("YYYY-MM"); expires 13 months after the month began.
 inline std::string history(int64_t id, std::string_view period) {

@@ -61,6 +61,34 @@ class SharedCounters {
   // Whether start_rate_step can work on the calling thread now.
   virtual bool steps_asynchronously() const { return false; }
 
+  // Leases (counter_leases.hpp): with `on`, the steps of executions whose limits are large
+  // enough ask Redis for units ahead of need, which take_leased then serves on the calling
+  // thread. Only for a caller that counts those units itself and ships them (ship): Redis
+  // does not count a leased unit when it is served. Set before the server threads start.
+  virtual void lease_units(bool on) { (void)on; }
+  // An execution's rate unit and quota unit from the calling thread's leases, without
+  // Redis: nullopt when they cannot serve it now (none held, spent, another limit, or
+  // limits too small to lease), and the caller starts a step instead. rate.used is the
+  // window's count as this thread knows it; quota.used is left 0 for the caller to fill.
+  virtual std::optional<RateAndQuotaStep> take_leased(std::string_view subject,
+                                                      int64_t window_start_s, int64_t rate_limit,
+                                                      int64_t key_id, std::string_view period,
+                                                      int64_t quota_limit) {
+    (void)subject, (void)window_start_s, (void)rate_limit, (void)key_id, (void)period;
+    (void)quota_limit;
+    return std::nullopt;
+  }
+  // A quota unit take_leased served and the request did not use (it failed after it):
+  // back to the calling thread's lease.
+  virtual void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit) {
+    (void)key_id, (void)period, (void)quota_limit;
+  }
+  // Ships an instance's count of `key_id` in `period` (usage_ledger.hpp): the month's count
+  // grows by what this count adds to the instance's last shipment, once however often it
+  // is sent. Returns the month's count after. Blocking.
+  virtual int64_t ship(std::string_view instance, int64_t key_id, std::string_view period,
+                       int64_t count) = 0;
+
   virtual int64_t rate_used(std::string_view subject, int64_t window_start_s) = 0;
   virtual int64_t quota_used(int64_t key_id, std::string_view period) = 0;
 };

@@ -4,9 +4,15 @@
 // through add_usage_if_free, which never waits; it reads from a request's thread only
 // when the clock enters a month not loaded yet), and a second one for checkpoints, so
 // that their fsyncs never hold up a commit.
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -14,13 +20,14 @@
 
 #include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
+#include "store/usage_ledger.hpp"
 
 namespace toolcalc::store {
 namespace {
 
 // Bump when the schema changes, and add the migration from the previous version in
 // `migrate` below.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 // How long a writer waits for another process's write transaction (a `toolcalc keys`
 // command against a running server, or the reverse) before failing with "database is locked".
 constexpr int kBusyTimeoutMs = 5000;
@@ -79,6 +86,19 @@ CREATE TABLE quota_alerts (
 ) WITHOUT ROWID;
 CREATE INDEX quota_alerts_due ON quota_alerts(next_attempt_at)
   WHERE next_attempt_at IS NOT NULL;
+)sql";
+
+// Version 3: the usage ledger of an instance on the shared store (usage_ledger.hpp): its
+// keys live in Redis, so no row references api_keys. The instance's name as a shipper is
+// made once, with the table (63 random bits).
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE usage_ledger (
+  key_id INTEGER NOT NULL,
+  period TEXT    NOT NULL,
+  count  INTEGER NOT NULL CHECK (count >= 0),
+  PRIMARY KEY (key_id, period)
+) WITHOUT ROWID;
+INSERT INTO meta(name, value) VALUES ('ledger_instance', random() & 9223372036854775807);
 )sql";
 
 class Database;
@@ -284,6 +304,7 @@ Database& configure(Database& db) {
                      "); use a newer toolcalc");
   if (version < 1) db.exec(kSchemaV1);
   if (version < 2) db.exec(kSchemaV2);
+  if (version < 3) db.exec(kSchemaV3);
   if (version < kSchemaVersion)
     db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
   tx.commit();
@@ -328,7 +349,7 @@ QuotaAlert read_alert(const Statement::Use& row) {
 
 #define ALERT_COLUMNS "key_id, period, threshold, used, monthly_quota, created_at, attempts"
 
-class SqliteAccountStore final : public AccountStore {
+class SqliteAccountStore final : public AccountStore, public UsageLedger {
  public:
   explicit SqliteAccountStore(const std::filesystem::path& file)
       : file_(file),
@@ -380,7 +401,17 @@ class SqliteAccountStore final : public AccountStore {
                      "WHERE key_id = ?1 AND period = ?2 AND threshold = ?3"),
         finish_alert_(db_,
                       "UPDATE quota_alerts SET attempts = attempts + 1, next_attempt_at = ?4, "
-                      "delivered_at = ?5 WHERE key_id = ?1 AND period = ?2 AND threshold = ?3") {}
+                      "delivered_at = ?5 WHERE key_id = ?1 AND period = ?2 AND threshold = ?3"),
+        ledger_counts_(db_, "SELECT key_id, count FROM usage_ledger WHERE period = ?1"),
+        add_ledger_(db_,
+                    "INSERT INTO usage_ledger(key_id, period, count) VALUES (?1, ?2, MAX(?3, 0)) "
+                    "ON CONFLICT(key_id, period) DO UPDATE SET count = MAX(count + ?3, 0)") {
+    char id[17];
+    std::snprintf(id, sizeof id, "%016llx",
+                  static_cast<unsigned long long>(std::stoll(
+                      db_.query_text("SELECT value FROM meta WHERE name = 'ledger_instance'"))));
+    instance_id_ = id;
+  }
 
   std::optional<int64_t> create_key(const NewKey& key) override {
     std::lock_guard lock(mu_);
@@ -496,13 +527,7 @@ class SqliteAccountStore final : public AccountStore {
   }
 
   std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) override {
-    std::lock_guard lock(mu_);
-    metrics::store_round_trips.inc();  // one statement or transaction
-    std::unordered_map<int64_t, int64_t> out;
-    Statement::Use use(usage_);
-    use.bind_text(1, period);
-    while (use.step()) out[use.integer(0)] = use.integer(1);
-    return out;
+    return load_per_key(usage_, period);
   }
 
   void add_usage(const std::vector<UsageDelta>& deltas,
@@ -525,6 +550,43 @@ class SqliteAccountStore final : public AccountStore {
   }
 
   bool add_usage_if_free(const std::vector<UsageDelta>& deltas) override {
+    return add_if_free(add_usage_, deltas);
+  }
+
+  // UsageLedger
+  const std::string& instance_id() const override { return instance_id_; }
+  std::unordered_map<int64_t, int64_t> load_counts(std::string_view period) override {
+    return load_per_key(ledger_counts_, period);
+  }
+  void add_counts(const std::vector<UsageDelta>& deltas) override {
+    if (deltas.empty()) return;
+    std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();
+    const int64_t changes_before = sqlite3_total_changes64(db_.handle());
+    Transaction tx(db_, Transaction::Write);
+    write_deltas(add_ledger_, deltas);
+    tx.commit();
+    if (sqlite3_total_changes64(db_.handle()) != changes_before) log_restarts_next_ = false;
+  }
+  bool add_counts_if_free(const std::vector<UsageDelta>& deltas) override {
+    return add_if_free(add_ledger_, deltas);
+  }
+
+ private:
+  // `statement` (key id, count of a period) over every row of `period`.
+  std::unordered_map<int64_t, int64_t> load_per_key(Statement& statement, std::string_view period) {
+    std::lock_guard lock(mu_);
+    metrics::store_round_trips.inc();  // one statement or transaction
+    std::unordered_map<int64_t, int64_t> out;
+    Statement::Use use(statement);
+    use.bind_text(1, period);
+    while (use.step()) out[use.integer(0)] = use.integer(1);
+    return out;
+  }
+
+  // The deltas through `add` (an upsert of key id, period, delta) when the store is free at
+  // once: never waits (docs/reliability.md, "Counts on disk").
+  bool add_if_free(Statement& add, const std::vector<UsageDelta>& deltas) {
     std::unique_lock lock(mu_, std::try_to_lock);
     if (!lock || log_restarts_next_) return false;
     // No busy wait at BEGIN: another process holding the write lock answers SQLITE_BUSY at
@@ -543,7 +605,7 @@ class SqliteAccountStore final : public AccountStore {
       if (d.delta != 0) only = &d, ++writes;
     if (writes == 0) return true;
     if (writes == 1) {
-      Statement::Use use(add_usage_);
+      Statement::Use use(add);
       use.bind(1, only->key_id).bind_text(2, only->period).bind(3, only->delta);
       if (!use.step_unless_busy()) return false;
       metrics::store_round_trips.inc();
@@ -552,11 +614,12 @@ class SqliteAccountStore final : public AccountStore {
     if (!db_.try_control(Database::BeginImmediate)) return false;
     metrics::store_round_trips.inc();
     Transaction tx(db_, Transaction::Begun);
-    write_usage(deltas);
+    write_deltas(add, deltas);
     tx.commit();
     return true;
   }
 
+ public:
   void checkpoint() override {
     std::lock_guard lock(checkpoint_mu_);
     if (!checkpointer_) {
@@ -668,10 +731,11 @@ class SqliteAccountStore final : public AccountStore {
     use.step();
   }
 
-  void write_usage(const std::vector<UsageDelta>& deltas) {
+  void write_usage(const std::vector<UsageDelta>& deltas) { write_deltas(add_usage_, deltas); }
+  void write_deltas(Statement& add, const std::vector<UsageDelta>& deltas) {
     for (const auto& d : deltas) {
       if (d.delta == 0) continue;
-      Statement::Use use(add_usage_);
+      Statement::Use use(add);
       use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
       use.step();
     }
@@ -687,7 +751,8 @@ class SqliteAccountStore final : public AccountStore {
   Database db_;  // declared before the statements: they are finalised before it closes
   Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
       list_keys_, usage_, add_usage_, rotate_, update_, add_history_, history_, drop_history_,
-      create_alert_, due_alerts_, lease_alert_, finish_alert_;
+      create_alert_, due_alerts_, lease_alert_, finish_alert_, ledger_counts_, add_ledger_;
+  std::string instance_id_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
 };
@@ -698,12 +763,64 @@ std::filesystem::path sqlite_store_file(const std::filesystem::path& data_dir) {
   return data_dir / "toolcalc.db";
 }
 
-std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir) {
+namespace {
+
+void create_data_dir(const std::filesystem::path& data_dir) {
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
   if (ec)
     throw StoreError("cannot create the data directory " + data_dir.string() + ": " + ec.message());
+}
+
+// A ledger and the lock that makes it this process's alone (flock on a file beside the
+// database, released when the process ends, however it ends).
+class LockedLedger final : public UsageLedger {
+ public:
+  explicit LockedLedger(const std::filesystem::path& data_dir) {
+    const std::filesystem::path lock_file = data_dir / "ledger.lock";
+    lock_fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_fd_ < 0)
+      throw StoreError(lock_file.string() + ": cannot open: " + std::strerror(errno));
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(lock_fd_);
+      throw StoreError("the usage ledger in " + data_dir.string() +
+                       " is in use by another toolcalc process: each instance of a fleet "
+                       "needs a data directory of its own");
+    }
+    store_ = std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+  }
+  ~LockedLedger() override {
+    store_.reset();
+    ::close(lock_fd_);
+  }
+  LockedLedger(const LockedLedger&) = delete;
+  LockedLedger& operator=(const LockedLedger&) = delete;
+
+  const std::string& instance_id() const override { return store_->instance_id(); }
+  std::unordered_map<int64_t, int64_t> load_counts(std::string_view period) override {
+    return store_->load_counts(period);
+  }
+  void add_counts(const std::vector<UsageDelta>& deltas) override { store_->add_counts(deltas); }
+  bool add_counts_if_free(const std::vector<UsageDelta>& deltas) override {
+    return store_->add_counts_if_free(deltas);
+  }
+  void checkpoint() override { store_->checkpoint(); }
+
+ private:
+  int lock_fd_ = -1;
+  std::unique_ptr<SqliteAccountStore> store_;
+};
+
+}  // namespace
+
+std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir) {
+  create_data_dir(data_dir);
   return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+}
+
+std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir) {
+  create_data_dir(data_dir);
+  return std::make_unique<LockedLedger>(data_dir);
 }
 
 }  // namespace toolcalc::store

@@ -234,9 +234,11 @@ def test_a_failing_receiver_is_retried_until_it_answers_2xx(start_server, tmp_pa
 def test_a_fleet_sends_each_event_once(tmp_path, alerts_config, receiver):
     data = tmp_path / "fleet"
     key, secret = create_with_webhook(data, alerts_config, receiver.url)
-    # Three servers on the same Redis database (store_config maps the data directory to it).
+    # Three servers on the same Redis database (store_config maps the data directory to it),
+    # each with a data directory of its own (its usage ledger).
     config = store_config(data, alerts_config)
-    servers = [Server(data, config, own_store=True).start() for _ in range(3)]
+    servers = [Server(tmp_path / f"instance{i}", config, own_store=True).start()
+               for i in range(3)]
     try:
         clients = [Client(s, {"main": key}, accounts=True) for s in servers]
         for i in range(10):

@@ -4,14 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "accounts/shared_accounts.hpp"
+#include "core/event_loop.hpp"
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
+#include "store/usage_ledger.hpp"
 #include "support/redis_process.hpp"
 #include "support/test_support.hpp"
 
@@ -19,6 +23,7 @@ using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::new_key;
 using accounts::testing::RedisProcess;
+using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
 
 namespace {
@@ -252,6 +257,89 @@ TEST_F(RedisTest, SharedAccountsCountAcrossInstancesAndSeeNewKeys) {
        ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(one->authenticate("Bearer " + key, "1.2.3.4").status, AuthStatus::Invalid);
+}
+
+// With a usage ledger: an execution served from the leases is counted in the instance's
+// ledger before it is acknowledged, reported with the month's count as it stands (the
+// store's and what is not shipped yet), and shipped to Redis once; a unit given back leaves
+// the ledger and goes back to the lease; what a killed instance left in its ledger is
+// shipped when it starts again, once.
+TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
+  ManualClock clock(kNow);
+  TempDir data;
+  auto cli = open_store();
+  const std::string key =
+      issue_key(*cli, test_plans(), "wide", "fleet", KeyKind::Live, clock.now_s()).key;
+  auto quota_in_redis = [&] { return open_counters()->quota_used(1, "2026-11"); };
+  {
+    SharedAccounts acc(open_store(), open_counters(), test_plans(), clock,
+                       std::chrono::milliseconds(50), std::chrono::seconds(1),
+                       store::open_usage_ledger(data.path()));
+    const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
+    ASSERT_EQ(caller.key_id, 1);
+    boost::asio::io_context loop;
+    const EventLoopScope scope(loop);
+    {
+      CountedUnits counted;
+      const CountingScope counting(counted);
+      EXPECT_FALSE(acc.take_rate_step_now(caller, true));  // no lease yet
+    }
+    std::optional<RateStep> first;
+    AccessControl::RateStepDone done = [&first](RateStep&& s, std::exception_ptr e) {
+      EXPECT_FALSE(e);
+      first = std::move(s);
+    };
+    ASSERT_TRUE(acc.start_rate_step(caller, true, done));
+    loop.run();
+    ASSERT_TRUE(first && first->early && first->early->allowed);
+    EXPECT_FALSE(first->early->from_lease);  // counted in Redis by its step
+    EXPECT_EQ(first->early->remaining, 4999);
+    EXPECT_EQ(quota_in_redis(), 1);
+
+    std::optional<QuotaReservation> last;
+    for (int i = 1; i <= 10; ++i) {
+      CountedUnits counted;
+      {
+        const CountingScope counting(counted);
+        std::optional<RateStep> step = acc.take_rate_step_now(caller, true);
+        ASSERT_TRUE(step && step->early) << i;
+        EXPECT_TRUE(step->rate.allowed);
+        EXPECT_TRUE(step->early->from_lease);
+        EXPECT_EQ(step->early->remaining, 4999 - i);  // every unit so far, shipped or not
+        last = step->early;
+      }
+      EXPECT_EQ(counted.total(), 1);
+      std::unique_ptr<DurableWait> no_wait;
+      EXPECT_EQ(acc.await_durable(counted, no_wait), Durability::Durable);  // written here
+    }
+    EXPECT_EQ(quota_in_redis(), 1);                // not shipped yet
+    EXPECT_EQ(acc.quota_status(caller).used, 11);  // but counted
+    acc.ship_ledger();
+    EXPECT_EQ(quota_in_redis(), 11);
+    acc.ship_ledger();
+    EXPECT_EQ(quota_in_redis(), 11);  // nothing moved: nothing sent
+    EXPECT_EQ(acc.quota_status(caller).used, 11);
+
+    // The last request failed after its unit: out of the ledger, back to the lease.
+    {
+      CountedUnits counted;
+      const CountingScope counting(counted);
+      acc.release_quota(caller, *last, 1);
+      EXPECT_EQ(counted.total(), -1);
+    }
+    EXPECT_EQ(acc.quota_status(caller).used, 10);
+    acc.stop();  // writes the given-back unit and ships it
+    EXPECT_EQ(quota_in_redis(), 10);
+  }
+  // Units counted in the ledger by an instance killed before it shipped them: the next
+  // start ships them, and a start after that adds nothing.
+  store::open_usage_ledger(data.path())->add_counts({{1, "2026-11", 5}});
+  for (int start = 0; start < 2; ++start) {
+    SharedAccounts again(open_store(), open_counters(), test_plans(), clock,
+                         std::chrono::milliseconds(50), std::chrono::seconds(1),
+                         store::open_usage_ledger(data.path()));
+    EXPECT_EQ(quota_in_redis(), 15) << start;
+  }
 }
 
 TEST_F(RedisTest, UnreachableRedisFailsClosedAndRecovers) {

@@ -8,6 +8,7 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "store/account_store.hpp"
+#include "store/usage_ledger.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
@@ -40,7 +41,7 @@ TEST(SqliteStore, CreatesTheDataDirectoryAndSchemaInWalMode) {
   EXPECT_EQ(file, dir / "toolcalc.db");
   EXPECT_TRUE(std::filesystem::exists(file));
   EXPECT_EQ(query(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(file, "PRAGMA user_version"), "2");
+  EXPECT_EQ(query(file, "PRAGMA user_version"), "3");
   EXPECT_EQ(s->key_generation(), 0);
   // Opening again (another process, a restart) keeps what is there.
   ASSERT_TRUE(s->create_key(new_key("tc_live_AAAA")));
@@ -242,4 +243,34 @@ TEST(KeyIssuer, StoresPrefixAndHashOfTheKey) {
   EXPECT_EQ(keys[0].key_hash, accounts::hash_api_key(issued.key));
   EXPECT_EQ(keys[0].plan, "business");
   EXPECT_EQ(keys[0].label, "team");
+}
+
+// The usage ledger of an instance on the shared store: counts of keys that live in Redis
+// (no row of api_keys), a name as a shipper that stays with the file, and one process at a
+// time per data directory.
+TEST(UsageLedger, CountsKeysOfTheSharedStoreAndKeepsItsNameAcrossRestarts) {
+  TempDir tmp;
+  std::string name;
+  {
+    auto ledger = store::open_usage_ledger(tmp.path());
+    name = ledger->instance_id();
+    EXPECT_EQ(name.size(), 16u);
+    ledger->add_counts({{41, "2026-11", 3}, {42, "2026-11", 1}, {41, "2026-10", 7}});
+    EXPECT_TRUE(ledger->add_counts_if_free({{41, "2026-11", 2}}));
+    EXPECT_TRUE(ledger->add_counts_if_free({{41, "2026-11", -1}, {42, "2026-11", 1}}));
+    // A second ledger of the directory, in this process or another, is refused.
+    EXPECT_THROW(store::open_usage_ledger(tmp.path()), store::StoreError);
+  }
+  auto ledger = store::open_usage_ledger(tmp.path());  // the lock went with the first one
+  EXPECT_EQ(ledger->instance_id(), name);
+  const auto november = ledger->load_counts("2026-11");
+  EXPECT_EQ(november.size(), 2u);
+  EXPECT_EQ(november.at(41), 4);
+  EXPECT_EQ(november.at(42), 2);
+  EXPECT_EQ(ledger->load_counts("2026-10").at(41), 7);
+  EXPECT_TRUE(ledger->load_counts("2026-09").empty());
+  ledger->checkpoint();
+  // Another ledger is another instance.
+  TempDir other;
+  EXPECT_NE(store::open_usage_ledger(other.path())->instance_id(), name);
 }
