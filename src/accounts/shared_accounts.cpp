@@ -178,11 +178,25 @@ void SharedAccounts::ship_ledger() {
         if (it != shipped_.end() && it->second.count == count) continue;
       }
       std::lock_guard one_at_a_time(ship_mu_);
-      shipments_started_.fetch_add(1);
-      const int64_t store_count =
-          counters_->ship(ledger_->instance_id(), key_id, month.period(), count);
+      {
+        std::lock_guard lock(shipped_mu_);
+        Shipped& s = shipped_[slot];
+        ++s.shipments;
+        s.shipping = true;
+      }
+      int64_t store_count = 0;
+      try {
+        store_count = counters_->ship(ledger_->instance_id(), key_id, month.period(), count);
+      } catch (...) {
+        std::lock_guard lock(shipped_mu_);
+        shipped_[slot].shipping = false;
+        throw;
+      }
       std::lock_guard lock(shipped_mu_);
-      shipped_[slot] = {count, store_count};
+      Shipped& s = shipped_[slot];
+      s.count = count;
+      s.store_count = store_count;
+      s.shipping = false;
     }
   }
   ledger_read_ = true;
@@ -335,7 +349,9 @@ bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, R
   const std::optional<int64_t> quota_limit =
       has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
   const int64_t key_id = caller.key_id;
-  const uint64_t shipments = shipments_started_.load();
+  const uint64_t shipments = quota_limit && ledger_
+                                 ? shipments_of(key_id, utc_month_of(w.now_s).index())
+                                 : kShipmentUnderWay;
   return counters_->start_rate_step(
       caller.subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit,
       for_execution,
@@ -353,16 +369,28 @@ bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, R
       });
 }
 
-// A count the store reported outside any shipment holds exactly what this instance shipped
-// last: the new base of known_month_count (units other instances shipped, or counted in
-// the store by steps, show from here on). Not when a shipment began since the step was
-// sent or is under way: the reply may then hold that shipment or not.
+// What a step started now may learn of `key_id`'s month count: the shipments of its
+// ledger count begun so far, or kShipmentUnderWay when one is on its way (the step's reply
+// may then hold it or not).
+uint64_t SharedAccounts::shipments_of(int64_t key_id, int64_t month) const {
+  std::lock_guard lock(shipped_mu_);
+  auto it = shipped_.find({key_id, month});
+  if (it == shipped_.end()) return 0;
+  return it->second.shipping ? kShipmentUnderWay : it->second.shipments;
+}
+
+// A count the store reported outside any shipment of this key's month holds exactly what
+// this instance shipped of it last: the new base of known_month_count (units other
+// instances shipped, or counted in the store by steps, show from here on). Not when a
+// shipment of it began since the step was sent or was under way then. Shipments of other
+// keys do not matter: each key's count is its own.
 void SharedAccounts::note_store_count(int64_t key_id, int64_t month, int64_t store_count,
                                       uint64_t shipments_before) {
-  std::unique_lock no_shipment(ship_mu_, std::try_to_lock);
-  if (!no_shipment || shipments_started_.load() != shipments_before) return;
+  if (shipments_before == kShipmentUnderWay) return;
   std::lock_guard lock(shipped_mu_);
-  shipped_[{key_id, month}].store_count = store_count;
+  Shipped& s = shipped_[{key_id, month}];
+  if (s.shipping || s.shipments != shipments_before) return;
+  s.store_count = store_count;
 }
 
 // An execution served from the units leased to this thread: no round trip. Its quota unit

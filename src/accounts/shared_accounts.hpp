@@ -117,7 +117,9 @@ class SharedAccounts final : public AccessControl {
   // count included.
   int64_t known_month_count(int64_t key_id, int64_t month, int64_t counted) const;
   // A month count the store reported for a step started when `shipments_before` shipments
-  // had begun.
+  // of that key's month had begun (shipments_of).
+  static constexpr uint64_t kShipmentUnderWay = ~uint64_t{0};
+  uint64_t shipments_of(int64_t key_id, int64_t month) const;
   void note_store_count(int64_t key_id, int64_t month, int64_t store_count,
                         uint64_t shipments_before);
 
@@ -140,12 +142,13 @@ class SharedAccounts final : public AccessControl {
   struct Shipped {
     int64_t count = 0;
     int64_t store_count = 0;
+    uint64_t shipments = 0;  // begun, of this key's month
+    bool shipping = false;   // one is on its way
   };
   mutable std::mutex shipped_mu_;  // shipped_
   std::map<std::pair<int64_t, int64_t>, Shipped> shipped_;
   mutable std::mutex ship_mu_;  // one shipment at a time; quota_status reads between them
-  std::atomic<uint64_t> shipments_started_{0};
-  bool ship_failing_ = false;  // background thread only
+  bool ship_failing_ = false;   // background thread only
   // Whether ship_ledger read the ledger, and the writes it had seen then (shipping and the
   // constructor's, which come one after the other).
   bool ledger_read_ = false;

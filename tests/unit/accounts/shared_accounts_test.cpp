@@ -342,6 +342,60 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
   }
 }
 
+// A step's reply carries the store's month count of its key: the base to which leased
+// executions add. A shipment of another key's count, begun while the step was on its way,
+// does not make that count doubtful (each key's count is its own), so the next leased
+// execution still reports every unit of the month.
+TEST_F(RedisTest, AnotherKeysShipmentDoesNotHideAStepsCount) {
+  ManualClock clock(kNow);
+  TempDir data;
+  auto cli = open_store();
+  const std::string shipped_key =
+      issue_key(*cli, test_plans(), "wide", "a", KeyKind::Live, clock.now_s()).key;
+  const std::string stepped_key =
+      issue_key(*cli, test_plans(), "wide", "b", KeyKind::Live, clock.now_s()).key;
+  SharedAccounts acc(open_store(), open_counters(), test_plans(), clock,
+                     std::chrono::milliseconds(50), std::chrono::seconds(1),
+                     store::open_usage_ledger(data.path()));
+  const Caller a = acc.authenticate("Bearer " + shipped_key, "::1").caller;
+  const Caller b = acc.authenticate("Bearer " + stepped_key, "::1").caller;
+  boost::asio::io_context loop;
+  const EventLoopScope scope(loop);
+  auto step = [&](const Caller& caller, auto between) {
+    std::optional<RateStep> result;
+    AccessControl::RateStepDone done = [&result](RateStep&& s, std::exception_ptr e) {
+      EXPECT_FALSE(e);
+      result = std::move(s);
+    };
+    EXPECT_TRUE(acc.start_rate_step(caller, true, done));
+    between();
+    loop.restart();
+    loop.run();
+    return result;
+  };
+  auto leased = [&](const Caller& caller) {
+    CountedUnits counted;
+    std::optional<RateStep> s;
+    {
+      const CountingScope counting(counted);
+      s = acc.take_rate_step_now(caller, true);
+    }
+    std::unique_ptr<DurableWait> no_wait;
+    EXPECT_EQ(acc.await_durable(counted, no_wait), Durability::Durable);
+    return s;
+  };
+  // Key a: a lease, and a leased execution counted in the ledger, waiting to be shipped.
+  ASSERT_TRUE(step(a, [] {}));
+  ASSERT_TRUE(leased(a));
+  // Key b's first step is on its way while key a's count is shipped.
+  const std::optional<RateStep> first = step(b, [&] { acc.ship_ledger(); });
+  ASSERT_TRUE(first && first->early);
+  EXPECT_EQ(first->early->remaining, 4999);
+  const std::optional<RateStep> second = leased(b);
+  ASSERT_TRUE(second && second->early && second->early->from_lease);
+  EXPECT_EQ(second->early->remaining, 4998);  // the step's unit and this one
+}
+
 TEST_F(RedisTest, UnreachableRedisFailsClosedAndRecovers) {
   // A server of its own, so that stopping it leaves the others alone.
   RedisProcess own;
