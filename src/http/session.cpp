@@ -4,6 +4,7 @@
 
 #include "core/service_metrics.hpp"
 #include "http/connection.hpp"
+#include "http/edge_read_socket.hpp"
 #include "http/worker.hpp"
 
 namespace toolcalc::http {
@@ -34,7 +35,8 @@ std::string peer_address(tcp::socket& socket) {
 
 }  // namespace
 
-net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket socket) {
+net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket accepted) {
+  EdgeReadSocket socket(std::move(accepted));
   beast::error_code ec;
   socket.set_option(tcp::no_delay(true), ec);
   socket.non_blocking(true, ec);  // connection.hpp writes a response at once when it fits
