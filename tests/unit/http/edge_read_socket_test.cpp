@@ -1,7 +1,9 @@
 // The connection socket's reads (http/edge_read_socket.hpp): a read that drained the
 // socket is not retried before epoll signals more, and no data, end of stream or
 // cancellation is missed for it. The recv calls on the server's descriptor are counted by
-// defining recv in this test binary, which the calls compiled into it resolve to.
+// defining recv in this test binary, which the calls compiled into it resolve to. With
+// another Boost than 1.81 the socket reads as Asio does and the counts below fail: port
+// the op in edge_read_socket.hpp (or drop it) rather than the counts.
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
