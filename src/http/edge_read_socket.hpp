@@ -129,7 +129,7 @@ class EdgeReadSocket : public boost::asio::ip::tcp::socket {
   auto async_read_some(const boost::asio::mutable_buffer& buffer, Token&& token) {
     return boost::asio::async_initiate<Token, void(boost::system::error_code, std::size_t)>(
         [this](auto handler, const boost::asio::mutable_buffer& b) {
-          start_read(std::move(handler), b);
+          this->start_read(std::move(handler), b);
         },
         token, buffer);
   }
