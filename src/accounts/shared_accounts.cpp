@@ -285,6 +285,10 @@ std::vector<WebhookKey> SharedAccounts::webhook_keys() const {
 }
 
 int64_t SharedAccounts::quota_used(int64_t key_id, const std::string& period) {
+  return month_count(key_id, period);
+}
+
+int64_t SharedAccounts::month_count(int64_t key_id, const std::string& period) const {
   const UtcMonth month = utc_month_of(clock_.now_s());
   if (!ledger_ || period != month.period()) return counters_->quota_used(key_id, period);
   std::lock_guard between_shipments(ship_mu_);
@@ -460,8 +464,7 @@ void SharedAccounts::release_quota(const Caller& caller, const QuotaReservation&
     ledger_counts_.release(caller.key_id, reservation, units);
     if (CountedUnits* scope = CountingScope::current())
       scope->add(caller.key_id, month_index_of_period(reservation.period), -units);
-    for (int64_t i = 0; i < units; ++i)
-      counters_->return_leased(caller.key_id, reservation.period, *caller.plan.monthly_quota);
+    counters_->return_leased(caller.key_id, reservation.period, *caller.plan.monthly_quota, units);
     return;
   }
   try {
@@ -484,13 +487,7 @@ QuotaStatus SharedAccounts::quota_status(const Caller& caller) const {
     return s;
   }
   s.limit = *caller.plan.monthly_quota;
-  if (ledger_) {
-    std::lock_guard between_shipments(ship_mu_);
-    s.used = counters_->quota_used(caller.key_id, month.period) +
-             unshipped(caller.key_id, month.month.index());
-  } else {
-    s.used = counters_->quota_used(caller.key_id, month.period);
-  }
+  s.used = month_count(caller.key_id, month.period);
   s.remaining = std::max<int64_t>(0, s.limit - s.used);
   return s;
 }

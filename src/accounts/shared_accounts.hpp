@@ -112,6 +112,9 @@ class SharedAccounts final : public AccessControl {
   // last seen: the units counted in the ledger since the last shipment. ship_mu_ held by
   // the caller when the two must not change between reading the store and this.
   int64_t unshipped(int64_t key_id, int64_t month) const;
+  // The month's count of `key_id` in `period` as this instance knows it: the store's, and
+  // in the current month what the ledger holds unshipped.
+  int64_t month_count(int64_t key_id, const std::string& period) const;
   // The month's count as this instance knows it, given the ledger's count `counted`: the
   // store's as last seen outside a shipment, plus what the ledger holds beyond what that
   // count included.

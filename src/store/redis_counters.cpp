@@ -215,10 +215,11 @@ class RedisCounters final : public SharedCounters {
     return step;
   }
 
-  void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit) override {
+  void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit,
+                     int64_t units) override {
     if (this_thread_event_loop() == nullptr) return;
     Lease* month = thread_state(redis_.id()).leases.find(redis_keys::quota(key_id, period));
-    if (month && month->limit == quota_limit) ++month->left;
+    if (month && month->limit == quota_limit) month->left += units;
   }
 
   int64_t ship(std::string_view instance, int64_t key_id, std::string_view period,

@@ -78,10 +78,11 @@ class SharedCounters {
     (void)quota_limit;
     return std::nullopt;
   }
-  // A quota unit take_leased served and the request did not use (it failed after it):
+  // Quota units take_leased served and the request did not use (it failed after them):
   // back to the calling thread's lease.
-  virtual void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit) {
-    (void)key_id, (void)period, (void)quota_limit;
+  virtual void return_leased(int64_t key_id, std::string_view period, int64_t quota_limit,
+                             int64_t units) {
+    (void)key_id, (void)period, (void)quota_limit, (void)units;
   }
   // Ships an instance's count of `key_id` in `period` (usage_ledger.hpp): the month's count
   // grows by what this count adds to the instance's last shipment, once however often it

@@ -65,6 +65,13 @@ class RedisTest : public ::testing::Test {
     return std::make_unique<SharedAccounts>(open_store(), open_counters(), test_plans(), clock,
                                             std::chrono::milliseconds(50));
   }
+  // An instance of a fleet with its usage ledger in `data_dir`.
+  std::unique_ptr<SharedAccounts> open_accounts_with_ledger(const Clock& clock,
+                                                            const std::filesystem::path& data_dir) {
+    return std::make_unique<SharedAccounts>(open_store(), open_counters(), test_plans(), clock,
+                                            std::chrono::milliseconds(50), std::chrono::seconds(1),
+                                            store::open_usage_ledger(data_dir));
+  }
 
   static inline RedisProcess* server_ = nullptr;
   static inline std::string skip_reason_;
@@ -272,9 +279,8 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
       issue_key(*cli, test_plans(), "wide", "fleet", KeyKind::Live, clock.now_s()).key;
   auto quota_in_redis = [&] { return open_counters()->quota_used(1, "2026-11"); };
   {
-    SharedAccounts acc(open_store(), open_counters(), test_plans(), clock,
-                       std::chrono::milliseconds(50), std::chrono::seconds(1),
-                       store::open_usage_ledger(data.path()));
+    const auto instance = open_accounts_with_ledger(clock, data.path());
+    SharedAccounts& acc = *instance;
     const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
     ASSERT_EQ(caller.key_id, 1);
     boost::asio::io_context loop;
@@ -335,9 +341,7 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
   // start ships them, and a start after that adds nothing.
   store::open_usage_ledger(data.path())->add_counts({{1, "2026-11", 5}});
   for (int start = 0; start < 2; ++start) {
-    SharedAccounts again(open_store(), open_counters(), test_plans(), clock,
-                         std::chrono::milliseconds(50), std::chrono::seconds(1),
-                         store::open_usage_ledger(data.path()));
+    const auto again = open_accounts_with_ledger(clock, data.path());
     EXPECT_EQ(quota_in_redis(), 15) << start;
   }
 }
@@ -354,9 +358,8 @@ TEST_F(RedisTest, AnotherKeysShipmentDoesNotHideAStepsCount) {
       issue_key(*cli, test_plans(), "wide", "a", KeyKind::Live, clock.now_s()).key;
   const std::string stepped_key =
       issue_key(*cli, test_plans(), "wide", "b", KeyKind::Live, clock.now_s()).key;
-  SharedAccounts acc(open_store(), open_counters(), test_plans(), clock,
-                     std::chrono::milliseconds(50), std::chrono::seconds(1),
-                     store::open_usage_ledger(data.path()));
+  const auto instance = open_accounts_with_ledger(clock, data.path());
+  SharedAccounts& acc = *instance;
   const Caller a = acc.authenticate("Bearer " + shipped_key, "::1").caller;
   const Caller b = acc.authenticate("Bearer " + stepped_key, "::1").caller;
   boost::asio::io_context loop;

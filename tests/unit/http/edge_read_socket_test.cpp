@@ -85,6 +85,14 @@ class Connection {
     ioc.poll();
   }
 
+  // Reads `text` (a short read), then starts the next read, which waits for more.
+  void read_then_wait(const std::string& text) {
+    send_all(client, text);
+    EXPECT_EQ(read(64).data, text);
+    start_read(64);
+    poll();
+  }
+
   ReadResult read(std::size_t size) {
     start_read(size);
     EXPECT_TRUE(finish_read());
@@ -153,10 +161,7 @@ TEST(EdgeReadSocket, AFullBufferIsReadAgainAtOnce) {
 
 TEST(EdgeReadSocket, EndOfStreamEndsAWaitingRead) {
   Connection<http::EdgeReadSocket> c;
-  send_all(c.client, "last");
-  EXPECT_EQ(c.read(64).data, "last");
-  c.start_read(64);
-  c.poll();
+  c.read_then_wait("last");
   ::shutdown(c.client, SHUT_WR);
   ASSERT_TRUE(c.finish_read());
   EXPECT_EQ(c.result->ec, net::error::eof);
@@ -164,10 +169,7 @@ TEST(EdgeReadSocket, EndOfStreamEndsAWaitingRead) {
 
 TEST(EdgeReadSocket, CancelAndACancellationSlotEndAWaitingRead) {
   Connection<http::EdgeReadSocket> c;
-  send_all(c.client, "x");
-  EXPECT_EQ(c.read(64).data, "x");
-  c.start_read(64);
-  c.poll();
+  c.read_then_wait("x");
   c.socket->cancel();
   ASSERT_TRUE(c.finish_read());
   EXPECT_EQ(c.result->ec, net::error::operation_aborted);

@@ -153,7 +153,7 @@ TEST_F(CounterLeasesTest, ExecutionsAreServedFromTheThreadsLeaseAndShippedOnce) 
 
   // A unit taken and given back (the request failed after it) is served again.
   ASSERT_TRUE(counters->take_leased("key:9", kWindow, 1000, kKey, kPeriod, 1000));
-  counters->return_leased(kKey, kPeriod, 1000);
+  counters->return_leased(kKey, kPeriod, 1000, 1);
   int64_t more = 0;
   while (counters->take_leased("key:9", kWindow, 1000, kKey, kPeriod, 1000)) ++more;
   EXPECT_EQ(more, 40 - 1);  // the window's lease (50 less 10, less the unit taken above)
