@@ -125,7 +125,6 @@ void Accounts::refresh_keys(bool force) {
 void Accounts::flush_usage() {
   commits_.flush([this](const std::vector<store::UsageDelta>& pending) {
     std::vector<store::HistoryDelta> history = history_.take_pending();
-    if (pending.empty() && history.empty()) return;
     try {
       store_->add_usage(pending, history);
     } catch (...) {

@@ -23,7 +23,7 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
         std::chrono::milliseconds(config.ship_interval_ms));
   }
   auto embedded = std::make_unique<accounts::Accounts>(
-      store::open_sqlite_store(config.data_dir), config.plans, clock,
+      store::open_sqlite_store_for_serving(config.data_dir), config.plans, clock,
       std::chrono::milliseconds(config.usage_flush_interval_ms), refresh);
   embedded->acknowledge_after_commit(config.acknowledge_after_commit);
   return embedded;

@@ -187,6 +187,11 @@ class AccountStore {
 // `data_dir` and the schema when missing. Safe to share between threads; several
 // processes (a server and `toolcalc keys`) may open the same file. Throws StoreError.
 std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir);
+// The same for the server of `data_dir`: add_usage_if_free records usage in the
+// directory's usage journal (store/usage_journal.hpp), which add_usage moves into the
+// database, and what a killed server left there is taken over now. A second process
+// serving the same directory gets no journal (and a warning) and commits directly.
+std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir);
 
 // The database file open_sqlite_store uses for `data_dir`.
 std::filesystem::path sqlite_store_file(const std::filesystem::path& data_dir);

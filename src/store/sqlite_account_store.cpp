@@ -13,13 +13,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <system_error>
 #include <utility>
 
+#include "core/log.hpp"
 #include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
+#include "store/usage_journal.hpp"
 #include "store/usage_ledger.hpp"
 
 namespace toolcalc::store {
@@ -351,7 +354,10 @@ QuotaAlert read_alert(const Statement::Use& row) {
 
 class SqliteAccountStore final : public AccountStore, public UsageLedger {
  public:
-  explicit SqliteAccountStore(const std::filesystem::path& file)
+  // With `journal`, add_usage_if_free records usage there (usage_journal.hpp) and add_usage
+  // moves it into the database; what a killed process left in it is taken over here.
+  explicit SqliteAccountStore(const std::filesystem::path& file,
+                              std::unique_ptr<UsageJournal> journal = nullptr)
       : file_(file),
         db_(file),
         insert_key_(configure(db_),
@@ -405,7 +411,13 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
         ledger_counts_(db_, "SELECT key_id, count FROM usage_ledger WHERE period = ?1"),
         add_ledger_(db_,
                     "INSERT INTO usage_ledger(key_id, period, count) VALUES (?1, ?2, MAX(?3, 0)) "
-                    "ON CONFLICT(key_id, period) DO UPDATE SET count = MAX(count + ?3, 0)") {
+                    "ON CONFLICT(key_id, period) DO UPDATE SET count = MAX(count + ?3, 0)"),
+        journal_seq_(db_, "SELECT value FROM meta WHERE name = 'usage_journal_seq'"),
+        set_journal_seq_(db_,
+                         "INSERT INTO meta(name, value) VALUES ('usage_journal_seq', ?1) "
+                         "ON CONFLICT(name) DO UPDATE SET value = ?1"),
+        journal_(std::move(journal)) {
+    if (journal_) take_over_journal();
     char id[17];
     std::snprintf(id, sizeof id, "%016llx",
                   static_cast<unsigned long long>(std::stoll(
@@ -523,21 +535,42 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     Statement::Use use(list_keys_);
     use.bind_text(1, period);
     while (use.step()) out.push_back({read_key(use), use.integer(kKeyColumns)});
+    std::lock_guard journal_lock(journal_mu_);
+    for (auto& row : out) row.used += journaled(row.key.id, period);
     return out;
   }
 
   std::unordered_map<int64_t, int64_t> load_usage(std::string_view period) override {
-    return load_per_key(usage_, period);
+    std::lock_guard lock(mu_);
+    auto out = load_per_key_locked(usage_, period);
+    std::lock_guard journal_lock(journal_mu_);
+    for (const auto& [at, delta] : journaled_)
+      if (at.second == period && delta != 0) out[at.first] += delta;
+    return out;
   }
 
+  // Also moves the journal's usage into the database (with the sequence number it reached,
+  // in the same transaction), then empties the journal.
   void add_usage(const std::vector<UsageDelta>& deltas,
                  const std::vector<HistoryDelta>& history) override {
-    if (deltas.empty() && history.empty()) return;
     std::lock_guard lock(mu_);
+    std::unique_lock<std::mutex> journal_lock;
+    if (journal_) journal_lock = std::unique_lock(journal_mu_);
+    const bool from_journal = journal_ && !journaled_.empty();
+    if (deltas.empty() && history.empty() && !from_journal) return;
     metrics::store_round_trips.inc();  // one statement or transaction
     const int64_t changes_before = sqlite3_total_changes64(db_.handle());
     Transaction tx(db_, Transaction::Write);
     write_usage(deltas);
+    if (from_journal) {
+      for (const auto& [at, delta] : journaled_) {
+        if (delta == 0) continue;
+        Statement::Use use(add_usage_);
+        use.bind(1, at.first).bind_text(2, at.second).bind(3, delta);
+        use.step();
+      }
+      record_journal_seq(journal_->last_seq());
+    }
     for (const auto& h : history) {
       if (h.delta <= 0) continue;
       Statement::Use use(add_history_);
@@ -547,9 +580,23 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     tx.commit();
     // A commit that wrote rows wrote frames: it started the log again, if that was due.
     if (sqlite3_total_changes64(db_.handle()) != changes_before) log_restarts_next_ = false;
+    if (from_journal) {
+      journaled_.clear();
+      empty_journal();
+    }
   }
 
+  // With a journal: one write(2) to it, unless a flush holds it at the moment (then, as
+  // when the journal cannot take them, the database when it is free).
   bool add_usage_if_free(const std::vector<UsageDelta>& deltas) override {
+    if (journal_) {
+      std::unique_lock journal_lock(journal_mu_, std::try_to_lock);
+      if (journal_lock && journal_->append(deltas)) {
+        for (const auto& d : deltas)
+          if (d.delta != 0) journaled_[{d.key_id, d.period}] += d.delta;
+        return true;
+      }
+    }
     return add_if_free(add_usage_, deltas);
   }
 
@@ -576,6 +623,10 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   // `statement` (key id, count of a period) over every row of `period`.
   std::unordered_map<int64_t, int64_t> load_per_key(Statement& statement, std::string_view period) {
     std::lock_guard lock(mu_);
+    return load_per_key_locked(statement, period);
+  }
+  std::unordered_map<int64_t, int64_t> load_per_key_locked(Statement& statement,
+                                                           std::string_view period) {
     metrics::store_round_trips.inc();  // one statement or transaction
     std::unordered_map<int64_t, int64_t> out;
     Statement::Use use(statement);
@@ -732,6 +783,47 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   }
 
   void write_usage(const std::vector<UsageDelta>& deltas) { write_deltas(add_usage_, deltas); }
+
+  // What a process killed since its last flush left in the journal goes into the database,
+  // once: the records above the sequence number the database last took.
+  void take_over_journal() {
+    std::lock_guard lock(mu_);
+    const uint64_t taken = journal_seq();
+    const std::vector<JournalRecord> records = journal_->read_after(taken);
+    journal_->continue_after(taken);
+    if (!records.empty()) {
+      Transaction tx(db_, Transaction::Write);
+      for (const JournalRecord& r : records) write_deltas(add_usage_, {r.delta});
+      record_journal_seq(records.back().seq);
+      tx.commit();
+      log::info("usage journal taken over", {{"records", std::to_string(records.size())}});
+    }
+    empty_journal();
+  }
+  uint64_t journal_seq() {
+    Statement::Use use(journal_seq_);
+    return use.step() ? static_cast<uint64_t>(use.integer(0)) : 0;
+  }
+  void record_journal_seq(uint64_t seq) {
+    Statement::Use use(set_journal_seq_);
+    use.bind(1, static_cast<int64_t>(seq));
+    use.step();
+  }
+  // After the database took every record: a file that cannot be emptied now keeps records
+  // the next start skips (their numbers are taken), and is emptied by the next flush.
+  void empty_journal() {
+    try {
+      journal_->clear();
+    } catch (const std::exception& e) {
+      log::warn("usage journal could not be emptied; retried at the next flush",
+                {{"error", e.what()}});
+    }
+  }
+  // Units in the journal not yet in the database (journal_mu_ held).
+  int64_t journaled(int64_t key_id, std::string_view period) const {
+    const auto it = journaled_.find({key_id, std::string(period)});
+    return it == journaled_.end() ? 0 : it->second;
+  }
   void write_deltas(Statement& add, const std::vector<UsageDelta>& deltas) {
     for (const auto& d : deltas) {
       if (d.delta == 0) continue;
@@ -751,7 +843,13 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   Database db_;  // declared before the statements: they are finalised before it closes
   Statement insert_key_, bump_generation_, generation_, find_prefix_, revoke_, all_keys_,
       list_keys_, usage_, add_usage_, rotate_, update_, add_history_, history_, drop_history_,
-      create_alert_, due_alerts_, lease_alert_, finish_alert_, ledger_counts_, add_ledger_;
+      create_alert_, due_alerts_, lease_alert_, finish_alert_, ledger_counts_, add_ledger_,
+      journal_seq_, set_journal_seq_;
+  // Taken after mu_ when both are (add_usage_if_free takes this one alone).
+  std::mutex journal_mu_;
+  std::unique_ptr<UsageJournal> journal_;
+  // (key id, period) → units appended to the journal since the database last took them.
+  std::map<std::pair<int64_t, std::string>, int64_t> journaled_;
   std::string instance_id_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
@@ -816,6 +914,18 @@ class LockedLedger final : public UsageLedger {
 std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir) {
   create_data_dir(data_dir);
   return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+}
+
+std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir) {
+  create_data_dir(data_dir);
+  std::unique_ptr<UsageJournal> journal =
+      UsageJournal::open_exclusive(usage_journal_file(data_dir));
+  if (!journal)
+    log::warn(
+        "another process serves this data directory: usage is committed to the database "
+        "directly (one server per data directory; docs/operations.md)",
+        {{"data_dir", data_dir.string()}});
+  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
 }
 
 std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir) {

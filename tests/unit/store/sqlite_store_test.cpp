@@ -2,12 +2,14 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "accounts/api_key.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "store/account_store.hpp"
+#include "store/usage_journal.hpp"
 #include "store/usage_ledger.hpp"
 #include "support/test_support.hpp"
 
@@ -273,4 +275,97 @@ TEST(UsageLedger, CountsKeysOfTheSharedStoreAndKeepsItsNameAcrossRestarts) {
   // Another ledger is another instance.
   TempDir other;
   EXPECT_NE(store::open_usage_ledger(other.path())->instance_id(), name);
+}
+
+// The serving store's usage journal (store/usage_journal.hpp).
+namespace {
+
+int64_t usage_on_disk(const std::filesystem::path& dir, int64_t key_id) {
+  const std::string sql =
+      "SELECT COALESCE(SUM(used), 0) FROM monthly_usage WHERE key_id = " + std::to_string(key_id);
+  return std::stoll(query(store::sqlite_store_file(dir), sql.c_str()));
+}
+
+}  // namespace
+
+TEST(SqliteStore, AServingStoreJournalsUsageAndCountsItUntilTheDatabaseHasIt) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store_for_serving(tmp.path());
+  const int64_t a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+  ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 3}}));
+  ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 2}, {a, "2026-10", 1}}));
+  EXPECT_EQ(std::filesystem::file_size(store::usage_journal_file(tmp.path())),
+            3 * store::UsageJournal::kRecordBytes);
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 0);
+  // Readers see the journaled units.
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 5);
+  EXPECT_EQ(s->load_usage("2026-10").at(a), 1);
+  EXPECT_EQ(s->list_keys("2026-11").at(0).used, 5);
+  // A flush moves them into the database and empties the journal.
+  s->add_usage({});
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 6);
+  EXPECT_EQ(std::filesystem::file_size(store::usage_journal_file(tmp.path())), 0u);
+  EXPECT_EQ(query(store::sqlite_store_file(tmp.path()),
+                  "SELECT value FROM meta WHERE name = 'usage_journal_seq'"),
+            "3");
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 5);
+}
+
+TEST(SqliteStore, WhatAKilledServerJournaledIsTakenOverOnceByTheNext) {
+  TempDir tmp;
+  int64_t a = 0;
+  {
+    auto s = store::open_sqlite_store_for_serving(tmp.path());
+    a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+    s->add_usage({{a, "2026-11", 10}});
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 4}}));
+    // Gone without a flush, as after kill -9.
+  }
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 10);
+  {
+    auto s = store::open_sqlite_store_for_serving(tmp.path());
+    EXPECT_EQ(usage_on_disk(tmp.path(), a), 14);
+    EXPECT_EQ(s->load_usage("2026-11").at(a), 14);
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+  }
+  auto s = store::open_sqlite_store_for_serving(tmp.path());
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 15);
+}
+
+// A kill between the flush's commit and the journal being emptied: the records left
+// behind are numbered at or below what the database took, and are skipped.
+TEST(SqliteStore, JournalRecordsTheDatabaseTookAreNotCountedTwice) {
+  TempDir tmp;
+  const auto journal = store::usage_journal_file(tmp.path());
+  int64_t a = 0;
+  {
+    auto s = store::open_sqlite_store_for_serving(tmp.path());
+    a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 4}}));
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 3}}));
+    std::filesystem::copy_file(journal, tmp.path() / "before-flush");
+    s->add_usage({});
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 2}}));  // numbered 3, after the flush
+    std::filesystem::copy_file(journal, tmp.path() / "after-flush");
+  }
+  {
+    // The file as the kill left it: the two records the flush took, then the third.
+    std::ofstream out(journal, std::ios::binary | std::ios::trunc);
+    out << std::ifstream(tmp.path() / "before-flush", std::ios::binary).rdbuf()
+        << std::ifstream(tmp.path() / "after-flush", std::ios::binary).rdbuf();
+  }
+  auto s = store::open_sqlite_store_for_serving(tmp.path());
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 9);
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 9);
+}
+
+TEST(SqliteStore, ASecondServerOnTheDirectoryCommitsDirectly) {
+  TempDir tmp;
+  auto first = store::open_sqlite_store_for_serving(tmp.path());
+  const int64_t a = *first->create_key(new_key("tc_live_AAAA", 'a'));
+  auto second = store::open_sqlite_store_for_serving(tmp.path());
+  second->add_usage({{a, "2026-11", 1}});  // the commit that starts the log, after an open
+  ASSERT_TRUE(second->add_usage_if_free({{a, "2026-11", 2}}));
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 3);
+  EXPECT_EQ(std::filesystem::file_size(store::usage_journal_file(tmp.path())), 0u);
 }
