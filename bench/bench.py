@@ -1906,8 +1906,8 @@ def analysis_phase(report, build_dir, binary, work, key):
 
 
 def store_round_trips(port):
-    """toolcalc_store_round_trips_total from GET /metrics (SQLite transactions and
-    statements of the embedded store)."""
+    """toolcalc_store_round_trips_total from GET /metrics (the embedded store's SQLite
+    transactions and statements, and its usage-journal appends: one per group commit)."""
     status, _, body = http_exchange(port, "GET", "/metrics")
     if status != 200:
         raise RuntimeError(f"GET /metrics answered {status}")
@@ -1976,7 +1976,7 @@ def commit_phase(report, binary, work, key):
     report.line(f"== group commit: execute, toolcalc --threads 1, embedded store, wrk -t1 -c64, "
                 f"{COMMIT_SECONDS} s per run, {COMMIT_ROUNDS} alternated rounds: a 200 sent after its "
                 "count's commit (default) and at once (store.acknowledge_after_commit = false) ==")
-    for l in table(rows, ["run", "req/s", "p50 ms", "p99 ms", "SQLite tx/s", "req/tx", "other",
+    for l in table(rows, ["run", "req/s", "p50 ms", "p99 ms", "store writes/s", "req/write", "other",
                           "all 200"]):
         report.line("     " + l)
     mean = {label: sum(r["rps"] for r in rs) / len(rs) for label, rs in runs.items()}

@@ -26,7 +26,7 @@ Counter connections_refused{
 
 Counter store_round_trips{"toolcalc_store_round_trips_total",
                           "Round trips to the accounts store: SQLite statements or transactions, "
-                          "Redis command batches."};
+                          "usage-journal appends, Redis command batches."};
 Counter store_failures{"toolcalc_store_failures_total",
                        "Store operations that failed: unreachable, timed out or refused."};
 Gauge store_up{"toolcalc_store_up",

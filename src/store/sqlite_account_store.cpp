@@ -592,6 +592,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     if (journal_) {
       std::unique_lock journal_lock(journal_mu_, std::try_to_lock);
       if (journal_lock && journal_->append(deltas)) {
+        metrics::store_round_trips.inc();
         for (const auto& d : deltas)
           if (d.delta != 0) journaled_[{d.key_id, d.period}] += d.delta;
         return true;
