@@ -563,12 +563,8 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     Transaction tx(db_, Transaction::Write);
     write_usage(deltas);
     if (from_journal) {
-      for (const auto& [at, delta] : journaled_) {
-        if (delta == 0) continue;
-        Statement::Use use(add_usage_);
-        use.bind(1, at.first).bind_text(2, at.second).bind(3, delta);
-        use.step();
-      }
+      for (const auto& [at, delta] : journaled_)
+        write_delta(add_usage_, at.first, at.second, delta);
       record_journal_seq(journal_->last_seq());
     }
     for (const auto& h : history) {
@@ -794,7 +790,8 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     journal_->continue_after(taken);
     if (!records.empty()) {
       Transaction tx(db_, Transaction::Write);
-      for (const JournalRecord& r : records) write_deltas(add_usage_, {r.delta});
+      for (const JournalRecord& r : records)
+        write_delta(add_usage_, r.delta.key_id, r.delta.period, r.delta.delta);
       record_journal_seq(records.back().seq);
       tx.commit();
       log::info("usage journal taken over", {{"records", std::to_string(records.size())}});
@@ -826,12 +823,13 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     return it == journaled_.end() ? 0 : it->second;
   }
   void write_deltas(Statement& add, const std::vector<UsageDelta>& deltas) {
-    for (const auto& d : deltas) {
-      if (d.delta == 0) continue;
-      Statement::Use use(add);
-      use.bind(1, d.key_id).bind_text(2, d.period).bind(3, d.delta);
-      use.step();
-    }
+    for (const auto& d : deltas) write_delta(add, d.key_id, d.period, d.delta);
+  }
+  void write_delta(Statement& add, int64_t key_id, std::string_view period, int64_t delta) {
+    if (delta == 0) return;
+    Statement::Use use(add);
+    use.bind(1, key_id).bind_text(2, period).bind(3, delta);
+    use.step();
   }
 
   std::filesystem::path file_;

@@ -54,9 +54,6 @@ class UsageJournal {
   // Empties the file once the database holds every record in it. Throws StoreError.
   void clear();
 
-  // Bytes in the file (what appends and clear() left).
-  uint64_t size() const { return size_; }
-
   // A record's size on disk.
   static constexpr size_t kRecordBytes = 40;
 
