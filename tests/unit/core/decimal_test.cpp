@@ -135,6 +135,11 @@ TEST(WriteDecimal, MatchesToCharsAtEveryLength) {
     check(v);
     check(static_cast<int64_t>(v));
   }
+  // Every value below a million (each pair and digit of the short lengths), and values
+  // whose blocks of eight digits below the leading one start or end in zeros.
+  for (uint64_t v = 0; v < 1'000'000; ++v) check(v);
+  for (uint64_t high : {1ull, 9ull, 10ull, 99'999'999ull, 184'467'440'736ull})
+    for (uint64_t low : {0ull, 1ull, 10'000'000ull, 99'999'999ull}) check(high * 100'000'000 + low);
 }
 
 TEST(Decimal, ExponentFormIsFoundOnlyInNumbers) {
