@@ -46,13 +46,20 @@ void write_lead_headers(Response& response, std::string_view tool_version,
   if (!response.request_id.empty()) w << "X-Request-ID: " << response.request_id << "\r\n";
   if (!tool_version.empty()) w << "X-Tool-Version: " << tool_version << "\r\n";
   if (rate) {
-    w << "X-RateLimit-Limit: " << rate->limit << "\r\nX-RateLimit-Remaining: " << rate->remaining
+    // The limit and the remaining units appear twice each: written once, copied once.
+    char limit_digits[kMaxDecimalChars], remaining_digits[kMaxDecimalChars];
+    const std::string_view limit(
+        limit_digits, static_cast<size_t>(write_decimal(limit_digits, rate->limit) - limit_digits));
+    const std::string_view remaining(
+        remaining_digits,
+        static_cast<size_t>(write_decimal(remaining_digits, rate->remaining) - remaining_digits));
+    w << "X-RateLimit-Limit: " << limit << "\r\nX-RateLimit-Remaining: " << remaining
       << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
     // Structured-field lists (RFC 9651): a String item per policy with Integer parameters.
     const int64_t t = rate->reset_epoch_s > rate->now_s ? rate->reset_epoch_s - rate->now_s : 0;
-    w << "RateLimit-Policy: \"minute\";q=" << rate->limit << ";w=60";
+    w << "RateLimit-Policy: \"minute\";q=" << limit << ";w=60";
     if (rate->month) w << ", \"month\";q=" << rate->month->quota << ";w=" << rate->month->window_s;
-    w << "\r\nRateLimit: \"minute\";r=" << rate->remaining << ";t=" << t;
+    w << "\r\nRateLimit: \"minute\";r=" << remaining << ";t=" << t;
     if (rate->month)
       w << ", \"month\";r=" << rate->month->remaining << ";t=" << rate->month->reset_s;
     w << "\r\n";

@@ -92,14 +92,14 @@ struct ServiceContext {
     res.body += R"(,"meta":)";
     JsonWriter w(res.body);
     w.begin_object();
-    w.plain_key("latency_ms")
+    w.member(R"(,"latency_ms":)")
         .integer(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count());
-    w.plain_key("quota_remaining");
+    w.member(R"(,"quota_remaining":)");
     if (quota_remaining)
       w.integer(*quota_remaining);
     else
       w.null();
-    w.plain_key("request_id").string(res.request_id);
+    w.member(R"(,"request_id":)").string(res.request_id);
     w.end_object();
     res.body += '}';
     res.status = 200;

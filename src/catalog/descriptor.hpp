@@ -44,6 +44,8 @@ struct OutputDescriptor {
   // fewer than 3 significant digits (a smaller unit, or "1 in N" for a probability); "" when
   // this output keeps 3 significant digits over all of its inputs' bounds.
   std::string small_values_in;
+  // `,"key":`, rendered by the Registry (render_result writes it as is; "" outside one).
+  std::string json_member;
 };
 
 // A worked example, published by GET /v1/tools/{slug} as a verification vector: a request

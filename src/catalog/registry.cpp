@@ -8,6 +8,7 @@
 
 #include "catalog/render.hpp"
 #include "core/decimal.hpp"
+#include "core/json_writer.hpp"
 
 namespace toolcalc::catalog {
 
@@ -156,6 +157,7 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
                    [&](const Tool& a, const Tool& b) { return domain_rank(a) < domain_rank(b); });
   tools_.reserve(tools.size());
   for (auto& t : tools) {
+    for (auto& out : t.descriptor.outputs) out.json_member = member_text(out.key);
     RegisteredTool r;
     r.record_json = render_record(t.descriptor);
     r.summary_json = render_summary(t.descriptor);

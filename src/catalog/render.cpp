@@ -143,7 +143,11 @@ void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& out
     // Tools set their outputs in descriptor order, so the i-th entry is tried first.
     const OutputValue* v = outputs.find(out.key, i);
     if (v == nullptr) throw std::logic_error(tool.slug + " did not set output " + out.key);
-    w.plain_key(out.key);  // identifiers, checked by check_catalog
+    // identifiers, checked by check_catalog
+    if (out.json_member.empty())
+      w.plain_key(out.key);
+    else
+      w.member(out.json_member);
     if (out.type == OutputType::Number) {
       const double* d = std::get_if<double>(v);
       if (d == nullptr) throw std::logic_error(tool.slug + " set " + out.key + " as text");

@@ -165,6 +165,16 @@ JsonWriter& JsonWriter::plain_key(std::string_view k) {
   need_comma_ = false;
   return *this;
 }
+JsonWriter& JsonWriter::member(std::string_view comma_key_colon) {
+  out_.append(need_comma_ ? comma_key_colon : comma_key_colon.substr(1));
+  need_comma_ = false;
+  return *this;
+}
+std::string member_text(std::string_view key) {
+  std::string text = ",\"";
+  text.append(key).append("\":");
+  return text;
+}
 JsonWriter& JsonWriter::string(std::string_view s) {
   separate();
   append_json_string(out_, s);

@@ -19,6 +19,9 @@ class JsonWriter {
   // A key that needs no escaping, copied as is: only for identifiers checked once at
   // start-up (descriptor keys, see catalog::check_catalog) or literals.
   JsonWriter& plain_key(std::string_view k);
+  // A key rendered beforehand with its separator, `,"key":` (member_text), written in one
+  // append: the response's fixed keys.
+  JsonWriter& member(std::string_view comma_key_colon);
 
   JsonWriter& string(std::string_view s);
   JsonWriter& boolean(bool b);
@@ -41,6 +44,9 @@ class JsonWriter {
   std::string& out_;
   bool need_comma_ = false;
 };
+
+// `,"key":` for JsonWriter::member; `key` as plain_key requires.
+std::string member_text(std::string_view key);
 
 // Appends `s` as a quoted JSON string with the required escapes.
 void append_json_string(std::string& out, std::string_view s);

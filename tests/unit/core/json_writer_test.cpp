@@ -52,3 +52,18 @@ TEST(JsonString, FindsEveryEscapeAtEveryPositionOfALongString) {
     }
   EXPECT_EQ(as_json(plain), "\"" + plain + "\"");
 }
+
+// A pre-rendered member writes what plain_key writes, its comma only after a value.
+TEST(JsonWriter, MemberTextWritesWhatPlainKeyWrites) {
+  std::string by_member, by_key;
+  toolcalc::JsonWriter m(by_member), k(by_key);
+  const std::string first = toolcalc::member_text("voltage_v");
+  const std::string second = toolcalc::member_text("n");
+  EXPECT_EQ(first, R"(,"voltage_v":)");
+  m.begin_object().member(first).integer(5).member(second).begin_object().member(second);
+  m.boolean(true).end_object().end_object();
+  k.begin_object().plain_key("voltage_v").integer(5).plain_key("n").begin_object().plain_key("n");
+  k.boolean(true).end_object().end_object();
+  EXPECT_EQ(by_member, R"({"voltage_v":5,"n":{"n":true}})");
+  EXPECT_EQ(by_member, by_key);
+}
