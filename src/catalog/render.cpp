@@ -143,7 +143,7 @@ void render_result(JsonWriter& w, const ToolDescriptor& tool, const Outputs& out
     // Tools set their outputs in descriptor order, so the i-th entry is tried first.
     const OutputValue* v = outputs.find(out.key, i);
     if (v == nullptr) throw std::logic_error(tool.slug + " did not set output " + out.key);
-    // identifiers, checked by check_catalog
+    // Output keys are identifiers (check_catalog): the registry renders `,"key":` once.
     if (out.json_member.empty())
       w.plain_key(out.key);
     else
