@@ -22,8 +22,14 @@ class LineWriter {
     return *this;
   }
   LineWriter& operator<<(int64_t v) {
-    p_ = write_decimal(p_, v);
+    number(v);
     return *this;
+  }
+  // Writes `v` and returns its digits in the buffer, for a line that repeats them.
+  std::string_view number(int64_t v) {
+    const char* const start = p_;
+    p_ = write_decimal(p_, v);
+    return {start, static_cast<size_t>(p_ - start)};
   }
   void finish() { out_.resize(static_cast<size_t>(p_ - out_.data())); }
 
@@ -47,14 +53,11 @@ void write_lead_headers(Response& response, std::string_view tool_version,
   if (!tool_version.empty()) w << "X-Tool-Version: " << tool_version << "\r\n";
   if (rate) {
     // The limit and the remaining units appear twice each: written once, copied once.
-    char limit_digits[kMaxDecimalChars], remaining_digits[kMaxDecimalChars];
-    const std::string_view limit(
-        limit_digits, static_cast<size_t>(write_decimal(limit_digits, rate->limit) - limit_digits));
-    const std::string_view remaining(
-        remaining_digits,
-        static_cast<size_t>(write_decimal(remaining_digits, rate->remaining) - remaining_digits));
-    w << "X-RateLimit-Limit: " << limit << "\r\nX-RateLimit-Remaining: " << remaining
-      << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
+    w << "X-RateLimit-Limit: ";
+    const std::string_view limit = w.number(rate->limit);
+    w << "\r\nX-RateLimit-Remaining: ";
+    const std::string_view remaining = w.number(rate->remaining);
+    w << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
     // Structured-field lists (RFC 9651): a String item per policy with Integer parameters.
     const int64_t t = rate->reset_epoch_s > rate->now_s ? rate->reset_epoch_s - rate->now_s : 0;
     w << "RateLimit-Policy: \"minute\";q=" << limit << ";w=60";
