@@ -578,11 +578,11 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     if (sqlite3_total_changes64(db_.handle()) != changes_before) log_restarts_next_ = false;
     if (from_journal) {
       journaled_.clear();
-      empty_journal();
+      journal_->clear();
     }
   }
 
-  // With a journal: one write(2) to it, unless a flush holds it at the moment (then, as
+  // With a journal: an append to it, unless a flush holds it at the moment (then, as
   // when the journal cannot take them, the database when it is free).
   bool add_usage_if_free(const std::vector<UsageDelta>& deltas) override {
     if (journal_) {
@@ -796,7 +796,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
       tx.commit();
       log::info("usage journal taken over", {{"records", std::to_string(records.size())}});
     }
-    empty_journal();
+    journal_->clear();
   }
   uint64_t journal_seq() {
     Statement::Use use(journal_seq_);
@@ -806,16 +806,6 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     Statement::Use use(set_journal_seq_);
     use.bind(1, static_cast<int64_t>(seq));
     use.step();
-  }
-  // After the database took every record: a file that cannot be emptied now keeps records
-  // the next start skips (their numbers are taken), and is emptied by the next flush.
-  void empty_journal() {
-    try {
-      journal_->clear();
-    } catch (const std::exception& e) {
-      log::warn("usage journal could not be emptied; retried at the next flush",
-                {{"error", e.what()}});
-    }
   }
   // Units in the journal not yet in the database (journal_mu_ held).
   int64_t journaled(int64_t key_id, std::string_view period) const {
@@ -924,6 +914,11 @@ std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesyste
         "another process serves this data directory: usage is committed to the database "
         "directly (one server per data directory; docs/operations.md)",
         {{"data_dir", data_dir.string()}});
+  else if (!journal->usable())
+    log::warn(
+        "no room on disk for the usage journal: usage is committed to the database directly "
+        "until the server restarts",
+        {{"file", usage_journal_file(data_dir).string()}});
   return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
 }
 

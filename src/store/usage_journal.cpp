@@ -2,11 +2,11 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -38,15 +38,13 @@ uint64_t get(const unsigned char* at) {
   return v;
 }
 
-bool encode(uint64_t seq, const UsageDelta& d, unsigned char* out) {
-  if (d.period.size() > kPeriodBytes) return false;
+void encode(uint64_t seq, const UsageDelta& d, unsigned char* out) {
   put(out, seq);
   put(out + 8, static_cast<uint64_t>(d.key_id));
   put(out + 16, static_cast<uint64_t>(d.delta));
   std::memset(out + 24, 0, kPeriodBytes);
   std::memcpy(out + 24, d.period.data(), d.period.size());
   put(out + kCheckedBytes, fnv1a(out, kCheckedBytes));
-  return true;
 }
 
 bool decode(const unsigned char* in, JournalRecord& r) {
@@ -70,7 +68,7 @@ std::filesystem::path usage_journal_file(const std::filesystem::path& data_dir) 
 }
 
 std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem::path& file) {
-  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) throw StoreError(failure(file.c_str()));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
@@ -79,82 +77,79 @@ std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem
   std::unique_ptr<UsageJournal> journal(new UsageJournal(fd));
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw StoreError(failure("fstat"));
-  journal->size_ = static_cast<uint64_t>(st.st_size);
-  for (const JournalRecord& r : journal->read_after(0))
-    journal->last_seq_ = std::max(journal->last_seq_, r.seq);
+  const uint64_t existing = static_cast<uint64_t>(st.st_size) / kRecordBytes * kRecordBytes;
+  // The blocks are allocated now, so that a store into the mapping never meets a full disk
+  // (which would be a SIGBUS). A disk too full for them leaves the journal unusable for
+  // appends; what a killed process left in it is still read (its blocks exist).
+  const bool allocated =
+      ::posix_fallocate(fd, 0, static_cast<off_t>(std::max(existing, kCapacityBytes))) == 0;
+  const uint64_t capacity = allocated ? std::max(existing, kCapacityBytes) : existing;
+  if (capacity > 0) {
+    void* map = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) throw StoreError(failure("mmap"));
+    journal->map_ = static_cast<unsigned char*>(map);
+    journal->capacity_ = capacity;
+  }
+  journal->usable_ = allocated;
+  const std::vector<JournalRecord> run = journal->read_after(0);
+  if (!run.empty()) journal->last_seq_ = run.back().seq;
+  journal->size_ = run.size() * kRecordBytes;
   return journal;
 }
 
 UsageJournal::UsageJournal(int fd) : fd_(fd) {}
 
 UsageJournal::~UsageJournal() {
+  if (map_ != nullptr) ::munmap(map_, capacity_);
   ::close(fd_);  // releases the flock
 }
 
+// The run from the start: records that pass their check, each numbered above the one
+// before. Numbers may skip (a take-over continues after the database's number). Records
+// of an earlier run stay in the file after a clear(), which does not truncate it, and none
+// of them is numbered above a record of the new run: the flush before the clear took them
+// all, and the new run is numbered after what the flush took.
 std::vector<JournalRecord> UsageJournal::read_after(uint64_t after) const {
   std::vector<JournalRecord> out;
-  std::array<unsigned char, kRecordBytes * 256> buf;
-  uint64_t offset = 0;
-  for (;;) {
-    const ssize_t n = ::pread(fd_, buf.data(), buf.size(), static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw StoreError(failure("read"));
-    }
-    const size_t whole = static_cast<size_t>(n) / kRecordBytes;
-    for (size_t i = 0; i < whole; ++i) {
-      JournalRecord r;
-      if (!decode(buf.data() + i * kRecordBytes, r)) return out;
-      if (r.seq > after) out.push_back(std::move(r));
-    }
-    if (static_cast<size_t>(n) < buf.size()) return out;  // the end (or a torn last record)
-    offset += static_cast<uint64_t>(n);
+  if (map_ == nullptr) return out;
+  uint64_t previous = 0;
+  for (uint64_t offset = 0; offset + kRecordBytes <= capacity_; offset += kRecordBytes) {
+    JournalRecord r;
+    if (!decode(map_ + offset, r)) break;
+    if (offset > 0 && r.seq <= previous) break;
+    previous = r.seq;
+    if (r.seq > after) out.push_back(std::move(r));
   }
+  return out;
 }
 
 bool UsageJournal::append(const std::vector<UsageDelta>& deltas) {
-  if (broken_) return false;
-  // One group holds a handful of keys; a larger one is written from the heap.
-  std::array<unsigned char, kRecordBytes * 8> local;
-  std::vector<unsigned char> heap;
-  unsigned char* out = local.data();
-  if (deltas.size() > 8) {
-    heap.resize(deltas.size() * kRecordBytes);
-    out = heap.data();
-  }
-  size_t bytes = 0;
-  uint64_t seq = last_seq_;
+  if (!usable_) return false;
+  size_t count = 0;
   for (const UsageDelta& d : deltas) {
     if (d.delta == 0) continue;
-    if (!encode(seq + 1, d, out + bytes)) return false;
-    ++seq;
-    bytes += kRecordBytes;
+    if (d.period.size() > kPeriodBytes) return false;  // checked before any record is written
+    ++count;
   }
-  if (bytes == 0) return true;
-  ssize_t n;
-  do n = ::write(fd_, out, bytes);
-  while (n < 0 && errno == EINTR);
-  if (n == static_cast<ssize_t>(bytes)) {
-    size_ += bytes;
-    last_seq_ = seq;
-    return true;
+  if (size_ + count * kRecordBytes > capacity_) return false;  // full until the next flush
+  for (const UsageDelta& d : deltas) {
+    if (d.delta == 0) continue;
+    encode(last_seq_ + 1, d, map_ + size_);
+    ++last_seq_;
+    size_ += kRecordBytes;
   }
-  // A short write (the disk filled mid-way): cut the part that was written off again, so
-  // the next record follows the last whole one. Should that fail too, the part fails its
-  // check and reading stops there: what follows is written by the database instead (the
-  // caller's fallback, until clear()), so nothing is lost, only not journaled.
-  if (n > 0 && ::ftruncate(fd_, static_cast<off_t>(size_)) != 0) broken_ = true;
-  return false;
+  return true;
 }
 
 void UsageJournal::continue_after(uint64_t at_least) {
   last_seq_ = std::max(last_seq_, at_least);
 }
 
+// The file keeps its size and its records; the first one is zeroed, so that a reader finds
+// no run until the next append starts one there.
 void UsageJournal::clear() {
-  if (::ftruncate(fd_, 0) != 0) throw StoreError(failure("truncate"));
+  if (map_ != nullptr) std::memset(map_, 0, kRecordBytes);
   size_ = 0;
-  broken_ = false;
 }
 
 }  // namespace toolcalc::store

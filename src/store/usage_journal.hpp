@@ -1,10 +1,12 @@
 #pragma once
-// The embedded store's usage journal (docs/reliability.md, "Counts on disk"): an
-// append-only file beside the database where a serving process records each group's usage
-// deltas with one write(2) before their responses leave. The database takes them over
-// later, in one transaction per flush interval that also records the last sequence number
-// it took (the file is then emptied); a process killed in between has them read back from
-// the file when its store opens again, those at or below that number skipped.
+// The embedded store's usage journal (docs/reliability.md, "Counts on disk"): a file beside
+// the database where a serving process records each group's usage deltas before their
+// responses leave. The file is allocated at open (kCapacityBytes) and mapped shared, so an
+// append is a copy into the kernel's page cache, without a system call: what a SIGKILL
+// cannot take back, as a write(2) would be. The database takes the records over later, in
+// one transaction per flush interval that also records the last sequence number it took
+// (the journal is then cleared); a process killed in between has them read back when its
+// store opens again, those at or below that number skipped.
 //
 // Why not commit each group to SQLite at once: a WAL commit is six fcntl(2) locks, two
 // pwrite(2)s of a 4 KiB page and about 19,000 instructions; with two serving threads that
@@ -36,14 +38,16 @@ class UsageJournal {
   UsageJournal(const UsageJournal&) = delete;
   UsageJournal& operator=(const UsageJournal&) = delete;
 
-  // The records in the file with a sequence number above `after`, in order. Reading stops
-  // at the first record that is incomplete or fails its check (a write torn by a power
-  // loss): nothing after it was acknowledged.
+  // The records of the journal's run with a sequence number above `after`, in order. The
+  // run ends at the first record that fails its check (never written, cleared, or torn by
+  // a kill or a power loss) or is not numbered above the one before (left by an earlier
+  // run): nothing after it was acknowledged.
   std::vector<JournalRecord> read_after(uint64_t after) const;
 
-  // Appends a record of each non-zero delta in one write(2), numbered from last_seq() + 1.
-  // False, with the file as it was, when they cannot all be written (the disk is full, a
-  // period longer than a record holds); the caller then writes them elsewhere.
+  // Appends a record of each non-zero delta, numbered from last_seq() + 1. False, with the
+  // journal as it was, when they cannot all be written (the file is full until the next
+  // clear(), the disk had no room for it at open, a period is longer than a record holds);
+  // the caller then writes them elsewhere.
   bool append(const std::vector<UsageDelta>& deltas);
 
   // The sequence number of the last record appended or read back (0 for none); a new
@@ -51,19 +55,30 @@ class UsageJournal {
   uint64_t last_seq() const { return last_seq_; }
   void continue_after(uint64_t at_least);
 
-  // Empties the file once the database holds every record in it. Throws StoreError.
+  // Empties the journal once the database holds every record in it: the next append
+  // starts a new run at the file's start.
   void clear();
+
+  // False when the disk had no room for the file at open: every append is refused.
+  bool usable() const { return usable_; }
 
   // A record's size on disk.
   static constexpr size_t kRecordBytes = 40;
+  // The file's size: 104,857 records, one per key and group. One key at full load (about
+  // 100,000 requests a second, in groups of about 60) fills 2 % of it per one-second flush
+  // interval; a record per request (each from another key), all of it. A full journal
+  // sends groups to the database until the next flush.
+  static constexpr uint64_t kCapacityBytes = 4 << 20;
 
  private:
   explicit UsageJournal(int fd);
 
   int fd_ = -1;
-  uint64_t size_ = 0;
+  unsigned char* map_ = nullptr;  // the file, mapped shared: a store is in the page cache
+  uint64_t capacity_ = 0;         // bytes mapped
+  uint64_t size_ = 0;             // bytes of the current run
   uint64_t last_seq_ = 0;
-  bool broken_ = false;  // a failed write left part of a record that could not be cut off
+  bool usable_ = false;
 };
 
 // The journal file of the embedded store in `data_dir`.
