@@ -550,7 +550,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   }
 
   // Also moves the journal's usage into the database (with the sequence number it reached,
-  // in the same transaction), then empties the journal.
+  // in the same transaction), then clears the journal.
   void add_usage(const std::vector<UsageDelta>& deltas,
                  const std::vector<HistoryDelta>& history) override {
     std::lock_guard lock(mu_);
@@ -578,7 +578,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     if (sqlite3_total_changes64(db_.handle()) != changes_before) log_restarts_next_ = false;
     if (from_journal) {
       journaled_.clear();
-      journal_->clear();
+      clear_journal();
     }
   }
 
@@ -796,7 +796,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
       tx.commit();
       log::info("usage journal taken over", {{"records", std::to_string(records.size())}});
     }
-    journal_->clear();
+    clear_journal();
   }
   uint64_t journal_seq() {
     Statement::Use use(journal_seq_);
@@ -806,6 +806,16 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     Statement::Use use(set_journal_seq_);
     use.bind(1, static_cast<int64_t>(seq));
     use.step();
+  }
+  // After the database took every record: a journal that cannot be cleared now keeps records
+  // the next start skips (their numbers are taken), and is cleared by the next flush.
+  void clear_journal() {
+    try {
+      journal_->clear();
+    } catch (const std::exception& e) {
+      log::warn("usage journal could not be cleared; retried at the next flush",
+                {{"error", e.what()}});
+    }
   }
   // Units in the journal not yet in the database (journal_mu_ held).
   int64_t journaled(int64_t key_id, std::string_view period) const {
@@ -914,11 +924,9 @@ std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesyste
         "another process serves this data directory: usage is committed to the database "
         "directly (one server per data directory; docs/operations.md)",
         {{"data_dir", data_dir.string()}});
-  else if (!journal->usable())
-    log::warn(
-        "no room on disk for the usage journal: usage is committed to the database directly "
-        "until the server restarts",
-        {{"file", usage_journal_file(data_dir).string()}});
+  else if (journal->write_mode() != "mapped")
+    log::warn("usage journal written by system calls, not through a mapping (slower)",
+              {{"file", usage_journal_file(data_dir).string()}, {"writes", journal->write_mode()}});
   return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
 }
 

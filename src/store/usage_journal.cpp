@@ -4,11 +4,14 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "store/store_errors.hpp"
 
@@ -67,7 +70,8 @@ std::filesystem::path usage_journal_file(const std::filesystem::path& data_dir) 
   return data_dir / "usage.journal";
 }
 
-std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem::path& file) {
+std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem::path& file,
+                                                           Writes writes) {
   const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) throw StoreError(failure(file.c_str()));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -75,26 +79,44 @@ std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem
     return nullptr;
   }
   std::unique_ptr<UsageJournal> journal(new UsageJournal(fd));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw StoreError(failure("fstat"));
-  const uint64_t existing = static_cast<uint64_t>(st.st_size) / kRecordBytes * kRecordBytes;
-  // The blocks are allocated now, so that a store into the mapping never meets a full disk
-  // (which would be a SIGBUS). A disk too full for them leaves the journal unusable for
-  // appends; what a killed process left in it is still read (its blocks exist).
-  const bool allocated =
-      ::posix_fallocate(fd, 0, static_cast<off_t>(std::max(existing, kCapacityBytes))) == 0;
-  const uint64_t capacity = allocated ? std::max(existing, kCapacityBytes) : existing;
-  if (capacity > 0) {
-    void* map = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (map == MAP_FAILED) throw StoreError(failure("mmap"));
-    journal->map_ = static_cast<unsigned char*>(map);
-    journal->capacity_ = capacity;
-  }
-  journal->usable_ = allocated;
   const std::vector<JournalRecord> run = journal->read_after(0);
   if (!run.empty()) journal->last_seq_ = run.back().seq;
   journal->size_ = run.size() * kRecordBytes;
+  if (writes == Writes::MappedWhereSafe) journal->map_for_writes();
   return journal;
+}
+
+// Writes go through the mapping only where a store into it cannot meet a full disk: the
+// file's blocks allocated ahead, on a file system that overwrites them in place. On a
+// copy-on-write one (btrfs, ZFS, bcachefs) every overwrite allocates anew, and a store
+// that finds no room is a SIGBUS; there, and wherever the mapping cannot be made, a group
+// is one pwrite(2), which reports a full disk as an error.
+void UsageJournal::map_for_writes() {
+  struct statfs fs {};
+  if (::fstatfs(fd_, &fs) != 0) return;
+  constexpr long kExt234 = 0xEF53, kXfs = 0x58465342, kTmpfs = 0x01021994;
+  if (fs.f_type != kExt234 && fs.f_type != kXfs && fs.f_type != kTmpfs) {
+    write_mode_ = "pwrite(2): the file system may copy on write";
+    return;
+  }
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return;
+  const uint64_t capacity = std::max(static_cast<uint64_t>(st.st_size), kCapacityBytes);
+  int error;
+  do error = ::posix_fallocate(fd_, 0, static_cast<off_t>(capacity));
+  while (error == EINTR);
+  if (error != 0) {
+    write_mode_ = std::string("pwrite(2): allocating the file: ") + std::strerror(error);
+    return;
+  }
+  void* map = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (map == MAP_FAILED) {
+    write_mode_ = std::string("pwrite(2): mapping the file: ") + std::strerror(errno);
+    return;
+  }
+  map_ = static_cast<unsigned char*>(map);
+  capacity_ = capacity;
+  write_mode_ = "mapped";
 }
 
 UsageJournal::UsageJournal(int fd) : fd_(fd) {}
@@ -105,51 +127,105 @@ UsageJournal::~UsageJournal() {
 }
 
 // The run from the start: records that pass their check, each numbered above the one
-// before. Numbers may skip (a take-over continues after the database's number). Records
-// of an earlier run stay in the file after a clear(), which does not truncate it, and none
-// of them is numbered above a record of the new run: the flush before the clear took them
-// all, and the new run is numbered after what the flush took.
+// before. clear() zeroes the run it ends, so what follows a run is zeros, the end of the
+// file, or (a kill in the middle of a clear) records of the run before, which the database
+// already holds: each of those is numbered below the new run, since a new run is numbered
+// after what the database took.
 std::vector<JournalRecord> UsageJournal::read_after(uint64_t after) const {
   std::vector<JournalRecord> out;
-  if (map_ == nullptr) return out;
+  std::array<unsigned char, kRecordBytes * 256> buf;
+  uint64_t offset = 0;
   uint64_t previous = 0;
-  for (uint64_t offset = 0; offset + kRecordBytes <= capacity_; offset += kRecordBytes) {
-    JournalRecord r;
-    if (!decode(map_ + offset, r)) break;
-    if (offset > 0 && r.seq <= previous) break;
-    previous = r.seq;
-    if (r.seq > after) out.push_back(std::move(r));
+  for (;;) {
+    const ssize_t n = ::pread(fd_, buf.data(), buf.size(), static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw StoreError(failure("read"));
+    }
+    const size_t whole = static_cast<size_t>(n) / kRecordBytes;
+    for (size_t i = 0; i < whole; ++i) {
+      JournalRecord r;
+      if (!decode(buf.data() + i * kRecordBytes, r)) return out;
+      if (offset + i > 0 && r.seq <= previous) return out;
+      previous = r.seq;
+      if (r.seq > after) out.push_back(std::move(r));
+    }
+    if (static_cast<size_t>(n) < buf.size()) return out;  // the end (or a torn last record)
+    offset += static_cast<uint64_t>(n);
   }
-  return out;
 }
 
 bool UsageJournal::append(const std::vector<UsageDelta>& deltas) {
-  if (!usable_) return false;
+  if (broken_) return false;
   size_t count = 0;
   for (const UsageDelta& d : deltas) {
     if (d.delta == 0) continue;
     if (d.period.size() > kPeriodBytes) return false;  // checked before any record is written
     ++count;
   }
-  if (size_ + count * kRecordBytes > capacity_) return false;  // full until the next flush
-  for (const UsageDelta& d : deltas) {
-    if (d.delta == 0) continue;
-    encode(last_seq_ + 1, d, map_ + size_);
-    ++last_seq_;
-    size_ += kRecordBytes;
+  if (count == 0) return true;
+  if (map_ != nullptr) {
+    if (size_ + count * kRecordBytes > capacity_) return false;  // full until the next clear
+    for (const UsageDelta& d : deltas)
+      if (d.delta != 0) encode(++last_seq_, d, map_ + std::exchange(size_, size_ + kRecordBytes));
+    return true;
   }
-  return true;
+  // One group holds a handful of keys; a larger one is written from the heap.
+  std::array<unsigned char, kRecordBytes * 8> local;
+  std::vector<unsigned char> heap;
+  unsigned char* out = local.data();
+  if (count > 8) {
+    heap.resize(count * kRecordBytes);
+    out = heap.data();
+  }
+  uint64_t seq = last_seq_;
+  size_t bytes = 0;
+  for (const UsageDelta& d : deltas)
+    if (d.delta != 0) encode(++seq, d, out + std::exchange(bytes, bytes + kRecordBytes));
+  ssize_t n;
+  do n = ::pwrite(fd_, out, bytes, static_cast<off_t>(size_));
+  while (n < 0 && errno == EINTR);
+  if (n == static_cast<ssize_t>(bytes)) {
+    size_ += bytes;
+    last_seq_ = seq;
+    return true;
+  }
+  // Cut short (the disk filled): the whole records written would be read back although the
+  // caller writes the group elsewhere, so they are zeroed again. Should that fail too, no
+  // more is written here (the records would be counted twice after a kill, as they are in
+  // the database as well; the next clear() zeroes them).
+  if (n > 0 && !zero(size_, static_cast<uint64_t>(n))) {
+    size_ += static_cast<uint64_t>(n);  // for clear() to zero
+    broken_ = true;
+  }
+  return false;
 }
 
 void UsageJournal::continue_after(uint64_t at_least) {
   last_seq_ = std::max(last_seq_, at_least);
 }
 
-// The file keeps its size and its records; the first one is zeroed, so that a reader finds
-// no run until the next append starts one there.
 void UsageJournal::clear() {
-  if (map_ != nullptr) std::memset(map_, 0, kRecordBytes);
+  if (!zero(0, size_)) throw StoreError(failure("clear"));
   size_ = 0;
+  broken_ = false;
+}
+
+bool UsageJournal::zero(uint64_t offset, uint64_t bytes) {
+  if (map_ != nullptr) {
+    std::memset(map_ + offset, 0, bytes);
+    return true;
+  }
+  static constexpr std::array<unsigned char, 4096> kZeros{};
+  while (bytes > 0) {
+    const size_t chunk = static_cast<size_t>(std::min<uint64_t>(bytes, kZeros.size()));
+    const ssize_t n = ::pwrite(fd_, kZeros.data(), chunk, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    offset += static_cast<uint64_t>(n);
+    bytes -= static_cast<uint64_t>(n);
+  }
+  return true;
 }
 
 }  // namespace toolcalc::store

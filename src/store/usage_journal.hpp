@@ -1,12 +1,13 @@
 #pragma once
 // The embedded store's usage journal (docs/reliability.md, "Counts on disk"): a file beside
 // the database where a serving process records each group's usage deltas before their
-// responses leave. The file is allocated at open (kCapacityBytes) and mapped shared, so an
-// append is a copy into the kernel's page cache, without a system call: what a SIGKILL
-// cannot take back, as a write(2) would be. The database takes the records over later, in
-// one transaction per flush interval that also records the last sequence number it took
-// (the journal is then cleared); a process killed in between has them read back when its
-// store opens again, those at or below that number skipped.
+// responses leave. Where it is safe, the file is allocated at open (kCapacityBytes) and
+// mapped shared, so an append is a copy into the kernel's page cache without a system
+// call; elsewhere it is one pwrite(2). Either way a SIGKILL cannot take the records back.
+// The database takes them over later, in one transaction per flush interval that also
+// records the last sequence number it took (the journal is then cleared); a process killed
+// in between has them read back when its store opens again, those at or below that number
+// skipped.
 //
 // Why not commit each group to SQLite at once: a WAL commit is six fcntl(2) locks, two
 // pwrite(2)s of a 4 KiB page and about 19,000 instructions; with two serving threads that
@@ -31,9 +32,14 @@ struct JournalRecord {
 
 class UsageJournal {
  public:
+  // How appends reach the file: through a shared mapping where that cannot meet a full
+  // disk (the default), or always by pwrite(2) (tests of that path).
+  enum class Writes { MappedWhereSafe, ByPwrite };
+
   // The journal at `file` (created when missing), owned by this process until destroyed;
   // nullptr when another process owns it. Throws StoreError when it cannot be opened.
-  static std::unique_ptr<UsageJournal> open_exclusive(const std::filesystem::path& file);
+  static std::unique_ptr<UsageJournal> open_exclusive(const std::filesystem::path& file,
+                                                      Writes writes = Writes::MappedWhereSafe);
   ~UsageJournal();
   UsageJournal(const UsageJournal&) = delete;
   UsageJournal& operator=(const UsageJournal&) = delete;
@@ -41,13 +47,13 @@ class UsageJournal {
   // The records of the journal's run with a sequence number above `after`, in order. The
   // run ends at the first record that fails its check (never written, cleared, or torn by
   // a kill or a power loss) or is not numbered above the one before (left by an earlier
-  // run): nothing after it was acknowledged.
+  // run): nothing after it is owed to the database.
   std::vector<JournalRecord> read_after(uint64_t after) const;
 
   // Appends a record of each non-zero delta, numbered from last_seq() + 1. False, with the
-  // journal as it was, when they cannot all be written (the file is full until the next
-  // clear(), the disk had no room for it at open, a period is longer than a record holds);
-  // the caller then writes them elsewhere.
+  // journal as it was, when they cannot all be written (the mapped file is full until the
+  // next clear(), the disk is full, a period is longer than a record holds); the caller
+  // then writes them elsewhere.
   bool append(const std::vector<UsageDelta>& deltas);
 
   // The sequence number of the last record appended or read back (0 for none); a new
@@ -55,30 +61,36 @@ class UsageJournal {
   uint64_t last_seq() const { return last_seq_; }
   void continue_after(uint64_t at_least);
 
-  // Empties the journal once the database holds every record in it: the next append
-  // starts a new run at the file's start.
+  // Ends the run once the database holds every record in it: its records are zeroed, and
+  // the next append starts a new run at the file's start. Throws StoreError when the
+  // zeros cannot be written (by pwrite(2) on a full disk; the records are then skipped at
+  // the next start, being numbered at or below what the database took).
   void clear();
 
-  // False when the disk had no room for the file at open: every append is refused.
-  bool usable() const { return usable_; }
+  // "mapped", or why appends are written by pwrite(2) (logged when the store opens).
+  const std::string& write_mode() const { return write_mode_; }
 
   // A record's size on disk.
   static constexpr size_t kRecordBytes = 40;
-  // The file's size: 104,857 records, one per key and group. One key at full load (about
-  // 100,000 requests a second, in groups of about 60) fills 2 % of it per one-second flush
-  // interval; a record per request (each from another key), all of it. A full journal
-  // sends groups to the database until the next flush.
+  // The mapped file's size: 104,857 records, one per key, month and group commit. One key
+  // at full load (about 100,000 requests a second, in groups of about 60) fills 2 % of it
+  // per one-second flush interval; a record per request (each from another key), all of
+  // it. A full journal sends groups to the database until the next flush.
   static constexpr uint64_t kCapacityBytes = 4 << 20;
 
  private:
   explicit UsageJournal(int fd);
+  void map_for_writes();
+  // Zeroes `bytes` at `offset`; false when the zeros could not be written.
+  bool zero(uint64_t offset, uint64_t bytes);
 
   int fd_ = -1;
   unsigned char* map_ = nullptr;  // the file, mapped shared: a store is in the page cache
   uint64_t capacity_ = 0;         // bytes mapped
   uint64_t size_ = 0;             // bytes of the current run
   uint64_t last_seq_ = 0;
-  bool usable_ = false;
+  std::string write_mode_ = "pwrite(2)";
+  bool broken_ = false;  // records a failed pwrite(2) left could not be zeroed again
 };
 
 // The journal file of the embedded store in `data_dir`.

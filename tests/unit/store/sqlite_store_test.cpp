@@ -329,6 +329,27 @@ TEST(SqliteStore, WhatAKilledServerJournaledIsTakenOverOnceByTheNext) {
   EXPECT_EQ(s->load_usage("2026-11").at(a), 15);
 }
 
+// A kill between the flush's commit and the journal's clear: the records left behind are
+// numbered at or below what the database took, and are skipped.
+TEST(SqliteStore, AKillBetweenTheFlushAndTheClearCountsNothingTwice) {
+  TempDir tmp;
+  const auto journal = store::usage_journal_file(tmp.path());
+  int64_t a = 0;
+  {
+    auto s = store::open_sqlite_store_for_serving(tmp.path());
+    a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 4}}));
+    ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 3}}));
+    std::filesystem::copy_file(journal, tmp.path() / "before-clear");
+    s->add_usage({});
+  }
+  std::filesystem::copy_file(tmp.path() / "before-clear", journal,
+                             std::filesystem::copy_options::overwrite_existing);
+  auto s = store::open_sqlite_store_for_serving(tmp.path());
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 7);
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 7);
+}
+
 // After a flush the file keeps the records the database took; the next run overwrites
 // them from the start. A kill then leaves the new record followed by an old one: the old
 // one (numbered 2, not above the new 3) is neither read as part of the run nor counted.
