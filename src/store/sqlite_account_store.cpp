@@ -924,7 +924,7 @@ std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesyste
         "another process serves this data directory: usage is committed to the database "
         "directly (one server per data directory; docs/operations.md)",
         {{"data_dir", data_dir.string()}});
-  else if (journal->write_mode() != "mapped")
+  else if (!journal->mapped())
     log::warn("usage journal written by system calls, not through a mapping (slower)",
               {{"file", usage_journal_file(data_dir).string()}, {"writes", journal->write_mode()}});
   return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));

@@ -67,7 +67,9 @@ class UsageJournal {
   // the next start, being numbered at or below what the database took).
   void clear();
 
-  // "mapped", or why appends are written by pwrite(2) (logged when the store opens).
+  // Whether appends go through the mapping; write_mode() says so ("mapped") or why they
+  // are written by pwrite(2) instead (logged when the store opens).
+  bool mapped() const { return map_ != nullptr; }
   const std::string& write_mode() const { return write_mode_; }
 
   // A record's size on disk.
@@ -80,6 +82,8 @@ class UsageJournal {
 
  private:
   explicit UsageJournal(int fd);
+  // Allocates and maps the file where a store into it cannot meet a full disk; otherwise
+  // leaves appends to pwrite(2) and says why in write_mode_.
   void map_for_writes();
   // Zeroes `bytes` at `offset`; false when the zeros could not be written.
   bool zero(uint64_t offset, uint64_t bytes);
