@@ -808,7 +808,8 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     use.step();
   }
   // After the database took every record: a journal that cannot be cleared now keeps records
-  // the next start skips (their numbers are taken), and is cleared by the next flush.
+  // the next start skips (their numbers are taken), and is cleared by the next flush that
+  // moves records.
   void clear_journal() {
     try {
       journal_->clear();

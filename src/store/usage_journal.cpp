@@ -11,7 +11,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <utility>
 
 #include "store/store_errors.hpp"
 
@@ -146,7 +145,7 @@ std::vector<JournalRecord> UsageJournal::read_after(uint64_t after) const {
     for (size_t i = 0; i < whole; ++i) {
       JournalRecord r;
       if (!decode(buf.data() + i * kRecordBytes, r)) return out;
-      if (offset + i > 0 && r.seq <= previous) return out;
+      if (r.seq <= previous) return out;  // numbers start at 1
       previous = r.seq;
       if (r.seq > after) out.push_back(std::move(r));
     }
@@ -166,8 +165,11 @@ bool UsageJournal::append(const std::vector<UsageDelta>& deltas) {
   if (count == 0) return true;
   if (map_ != nullptr) {
     if (size_ + count * kRecordBytes > capacity_) return false;  // full until the next clear
-    for (const UsageDelta& d : deltas)
-      if (d.delta != 0) encode(++last_seq_, d, map_ + std::exchange(size_, size_ + kRecordBytes));
+    for (const UsageDelta& d : deltas) {
+      if (d.delta == 0) continue;
+      encode(++last_seq_, d, map_ + size_);
+      size_ += kRecordBytes;
+    }
     return true;
   }
   // One group holds a handful of keys; a larger one is written from the heap.
@@ -180,8 +182,11 @@ bool UsageJournal::append(const std::vector<UsageDelta>& deltas) {
   }
   uint64_t seq = last_seq_;
   size_t bytes = 0;
-  for (const UsageDelta& d : deltas)
-    if (d.delta != 0) encode(++seq, d, out + std::exchange(bytes, bytes + kRecordBytes));
+  for (const UsageDelta& d : deltas) {
+    if (d.delta == 0) continue;
+    encode(++seq, d, out + bytes);
+    bytes += kRecordBytes;
+  }
   ssize_t n;
   do n = ::pwrite(fd_, out, bytes, static_cast<off_t>(size_));
   while (n < 0 && errno == EINTR);

@@ -350,9 +350,8 @@ TEST(SqliteStore, AKillBetweenTheFlushAndTheClearCountsNothingTwice) {
   EXPECT_EQ(s->load_usage("2026-11").at(a), 7);
 }
 
-// After a flush the file keeps the records the database took; the next run overwrites
-// them from the start. A kill then leaves the new record followed by an old one: the old
-// one (numbered 2, not above the new 3) is neither read as part of the run nor counted.
+// After a flush the journal's run is cleared; the next record (numbered 3) starts a new run
+// at the file's start, and after a kill it is the only one taken over.
 TEST(SqliteStore, JournalRecordsTheDatabaseTookAreNotCountedTwice) {
   TempDir tmp;
   int64_t a = 0;
@@ -371,9 +370,9 @@ TEST(SqliteStore, JournalRecordsTheDatabaseTookAreNotCountedTwice) {
   EXPECT_EQ(s->load_usage("2026-11").at(a), 9);
 }
 
-// Three servers in a row killed: each takes over what the one before left, and what it
-// journals itself starts a new run at the file's start, numbered after what the database
-// took; the records of the run before stay behind it in the file and are never counted again.
+// Three servers in a row killed: each takes over what the one before left and clears it, and
+// what it journals itself starts a new run at the file's start, numbered after what the
+// database took, so no record is counted twice.
 TEST(SqliteStore, ServersKilledOneAfterAnotherCountEachRecordOnce) {
   TempDir tmp;
   int64_t a = 0;
