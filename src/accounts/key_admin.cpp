@@ -67,7 +67,10 @@ void KeyAdmin::check(const KeySettings& s) const {
   check_limit(s.monthly_quota, "monthly_quota", 0, kMaxMonthlyQuota);
   if (s.webhook_url && !s.webhook_url->empty()) {
     std::string why;
-    if (!parse_webhook_url(*s.webhook_url, &why)) throw KeyRequestError("webhook_url", why);
+    const auto url = parse_webhook_url(*s.webhook_url, &why);
+    if (!url) throw KeyRequestError("webhook_url", why);
+    if (auto refused = receivers_.refusal_of_host(url->host))
+      throw KeyRequestError("webhook_url", "the receiver is refused: " + *refused);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "accounts/access_control.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/key_table.hpp"
+#include "accounts/webhook_address.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
 
@@ -94,9 +95,11 @@ struct UpdatedKey {
 
 class KeyAdmin {
  public:
-  // `store`, `plans` and `clock` must outlive this object.
-  KeyAdmin(store::AccountStore& store, const std::vector<Plan>& plans, const Clock& clock)
-      : store_(store), plans_(plans), clock_(clock) {}
+  // `store`, `plans` and `clock` must outlive this object. A webhook URL whose host is an
+  // address `receivers` refuses (a literal, or localhost) is refused when it is set.
+  KeyAdmin(store::AccountStore& store, const std::vector<Plan>& plans, const Clock& clock,
+           ReceiverPolicy receivers = {})
+      : store_(store), plans_(plans), clock_(clock), receivers_(std::move(receivers)) {}
 
   CreatedKey create(const KeySettings& settings);
   std::vector<KeyView> list();
@@ -117,6 +120,7 @@ class KeyAdmin {
   store::AccountStore& store_;
   const std::vector<Plan>& plans_;
   const Clock& clock_;
+  ReceiverPolicy receivers_;
 };
 
 // A fresh webhook signing secret: "whsec_" and 32 base62 characters.

@@ -8,13 +8,20 @@
 #include "accounts/webhook_client.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
+#include "core/text.hpp"
 
 namespace toolcalc::accounts {
 namespace {
 
-// Deliveries per round at most: a round leases one alert at a time, just before sending it,
-// so that a lease never has to outlast more than one delivery.
-constexpr size_t kDeliveriesPerRound = 32;
+// Alerts leased per round at most (fewer when the delivery pool has less room).
+constexpr size_t kLeasesPerRound = 32;
+
+// Deliveries are limited per host and port: the URL's, as written (a host name in any case).
+std::string receiver_of(const std::string& url) {
+  const auto u = parse_webhook_url(url);
+  if (!u) return std::string();
+  return ascii_lowercase(u->host) + "|" + std::to_string(u->port);
+}
 
 std::string pct_text(int32_t pct) {
   return std::to_string(pct);
@@ -28,7 +35,8 @@ QuotaAlerts::QuotaAlerts(store::AccountStore& store, const Clock& clock, Watches
       clock_(clock),
       watches_(std::move(watches)),
       usage_(std::move(usage)),
-      options_(options) {}
+      options_(std::move(options)),
+      deliveries_(options_.delivery_threads, options_.per_receiver) {}
 
 QuotaAlerts::~QuotaAlerts() {
   stop();
@@ -43,6 +51,11 @@ void QuotaAlerts::start() {
 
 void QuotaAlerts::stop() {
   background_.stop();
+  deliveries_.stop();
+}
+
+void QuotaAlerts::wait_for_deliveries() {
+  deliveries_.wait_idle();
 }
 
 void QuotaAlerts::run_once() {
@@ -50,7 +63,7 @@ void QuotaAlerts::run_once() {
   // A store outage is reported when it starts and when it ends, not every round.
   try {
     detect(now_s);
-    deliver(now_s);
+    dispatch(now_s);
     if (store_failing_) log::info("quota alerts: the store answers again");
     store_failing_ = false;
   } catch (const std::exception& e) {
@@ -109,22 +122,19 @@ std::string QuotaAlerts::event_body(const store::QuotaAlert& a, const AlertWatch
   return body;
 }
 
-void QuotaAlerts::deliver(int64_t now_s) {
-  // Held for one delivery attempt and some margin: a server that dies meanwhile leaves
-  // the alert to the next lease after that.
+void QuotaAlerts::dispatch(int64_t now_s) {
+  const size_t room = std::min(deliveries_.room(), kLeasesPerRound);
+  if (room == 0) return;
+  // Held for a wait behind a receiver's deliveries under way, one attempt and a margin:
+  // a server that dies meanwhile leaves the alert to the next lease after that.
   const int64_t lease_s =
-      std::chrono::duration_cast<std::chrono::seconds>(options_.timeout).count() + 30;
+      2 * std::chrono::duration_cast<std::chrono::seconds>(options_.timeout).count() + 30;
+  const int64_t t = clock_.now_s();
+  const auto due = store_.lease_due_alerts(std::max(now_s, t), t + lease_s, room);
+  if (due.empty()) return;
   std::map<int64_t, AlertWatch> by_key;
-  bool watched = false;
-  for (size_t round = 0; round < kDeliveriesPerRound; ++round) {
-    const int64_t t = clock_.now_s();
-    const auto due = store_.lease_due_alerts(std::max(now_s, t), t + lease_s, 1);
-    if (due.empty()) return;
-    if (!watched) {
-      for (auto& w : watches_()) by_key.emplace(w.key_id, std::move(w));
-      watched = true;
-    }
-    const store::QuotaAlert& a = due.front();
+  for (auto& w : watches_()) by_key.emplace(w.key_id, std::move(w));
+  for (const store::QuotaAlert& a : due) {
     auto it = by_key.find(a.key_id);
     // The key was revoked or lost its webhook before the event went out: nobody to tell.
     if (it == by_key.end()) {
@@ -134,49 +144,70 @@ void QuotaAlerts::deliver(int64_t now_s) {
       continue;
     }
     const AlertWatch& key = it->second;
-    const auto url = parse_webhook_url(key.url);
-    const std::string body = event_body(a, key);
-    WebhookResponse r;
-    if (url)
-      r = post_webhook(*url, body,
-                       {{"Toolcalc-Signature", webhook_signature(key.secret, t, body)},
-                        {"Toolcalc-Event-Id", event_id(a)}},
-                       options_.timeout);
-    else
-      r.error = "the webhook URL is not valid";
-    const int32_t attempt = a.attempts + 1;
-    if (r.ok()) {
-      store_.finish_alert(a, store::AlertOutcome::Delivered, clock_.now_s());
-      log::info("quota alert delivered", {{"key_prefix", key.prefix},
-                                          {"period", a.period},
-                                          {"threshold_pct", pct_text(a.threshold_pct)},
-                                          {"attempt", std::to_string(attempt)}});
-      continue;
-    }
-    const std::string why = r.status ? "HTTP " + std::to_string(r.status) : r.error;
-    if (clock_.now_s() - a.created_epoch_s >= options_.give_up_after.count()) {
-      store_.finish_alert(a, store::AlertOutcome::Abandoned, clock_.now_s());
-      log::error("quota alert abandoned after retrying",
+    // A receiver with its share of deliveries under way: the alert stays leased, and is
+    // due again when the lease ends (no attempt counted).
+    if (!deliveries_.submit(receiver_of(key.url), [this, a, key] { deliver(a, key); }))
+      log::debug("quota alert postponed: its receiver has deliveries under way",
                  {{"key_prefix", key.prefix},
                   {"period", a.period},
-                  {"threshold_pct", pct_text(a.threshold_pct)},
-                  {"attempts", std::to_string(attempt)},
-                  {"error", why}});
-      continue;
-    }
-    // retry_initial · 2^(attempt-1), at most retry_max.
-    int64_t delay_ms = options_.retry_initial.count();
-    for (int32_t i = 1; i < attempt && delay_ms < options_.retry_max.count(); ++i) delay_ms *= 2;
-    delay_ms = std::min<int64_t>(delay_ms, options_.retry_max.count());
-    store_.finish_alert(a, store::AlertOutcome::Retry, clock_.now_s() + (delay_ms + 999) / 1000);
-    log::warn("quota alert delivery failed (will retry)",
-              {{"key_prefix", key.prefix},
-               {"period", a.period},
-               {"threshold_pct", pct_text(a.threshold_pct)},
-               {"attempt", std::to_string(attempt)},
-               {"retry_in_ms", std::to_string(delay_ms)},
-               {"error", why}});
+                  {"threshold_pct", pct_text(a.threshold_pct)}});
   }
+}
+
+void QuotaAlerts::deliver(const store::QuotaAlert& a, const AlertWatch& key) {
+  WebhookResponse r;
+  try {
+    const auto url = parse_webhook_url(key.url);
+    const std::string body = event_body(a, key);
+    if (url)
+      r = post_webhook(*url, body,
+                       {{"Toolcalc-Signature", webhook_signature(key.secret, clock_.now_s(), body)},
+                        {"Toolcalc-Event-Id", event_id(a)}},
+                       options_.timeout, options_.receivers);
+    else
+      r.error = "the webhook URL is not valid";
+    record_outcome(a, key, r);
+  } catch (const std::exception& e) {
+    // The lease ends and the alert is sent again: the receiver drops a duplicate by its id.
+    log::warn("quota alert: the delivery could not be recorded (the store failed)",
+              {{"key_prefix", key.prefix}, {"period", a.period}, {"error", e.what()}});
+  }
+}
+
+void QuotaAlerts::record_outcome(const store::QuotaAlert& a, const AlertWatch& key,
+                                 const WebhookResponse& r) {
+  const int32_t attempt = a.attempts + 1;
+  if (r.ok()) {
+    store_.finish_alert(a, store::AlertOutcome::Delivered, clock_.now_s());
+    log::info("quota alert delivered", {{"key_prefix", key.prefix},
+                                        {"period", a.period},
+                                        {"threshold_pct", pct_text(a.threshold_pct)},
+                                        {"attempt", std::to_string(attempt)}});
+    return;
+  }
+  const std::string why = r.status ? "HTTP " + std::to_string(r.status) : r.error;
+  if (clock_.now_s() - a.created_epoch_s >= options_.give_up_after.count()) {
+    store_.finish_alert(a, store::AlertOutcome::Abandoned, clock_.now_s());
+    log::error("quota alert abandoned after retrying",
+               {{"key_prefix", key.prefix},
+                {"period", a.period},
+                {"threshold_pct", pct_text(a.threshold_pct)},
+                {"attempts", std::to_string(attempt)},
+                {"error", why}});
+    return;
+  }
+  // retry_initial · 2^(attempt-1), at most retry_max.
+  int64_t delay_ms = options_.retry_initial.count();
+  for (int32_t i = 1; i < attempt && delay_ms < options_.retry_max.count(); ++i) delay_ms *= 2;
+  delay_ms = std::min<int64_t>(delay_ms, options_.retry_max.count());
+  store_.finish_alert(a, store::AlertOutcome::Retry, clock_.now_s() + (delay_ms + 999) / 1000);
+  log::warn("quota alert delivery failed (will retry)",
+            {{"key_prefix", key.prefix},
+             {"period", a.period},
+             {"threshold_pct", pct_text(a.threshold_pct)},
+             {"attempt", std::to_string(attempt)},
+             {"retry_in_ms", std::to_string(delay_ms)},
+             {"error", why}});
 }
 
 }  // namespace toolcalc::accounts

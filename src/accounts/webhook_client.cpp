@@ -16,6 +16,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "accounts/host_resolver.hpp"
+
 namespace toolcalc::accounts {
 namespace {
 
@@ -52,25 +54,23 @@ bool wait_for(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-// A non-blocking TCP connection to the first address of `host` that answers in time.
-bool connect_to(const WebhookUrl& url, Socket& sock, Clock::time_point deadline,
-                std::string& error) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const std::string port = std::to_string(url.port);
-  if (const int rc = ::getaddrinfo(url.host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-    error = std::string("cannot resolve the host: ") + ::gai_strerror(rc);
-    return false;
-  }
-  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> list(found, ::freeaddrinfo);
-  error = "no address of the host";
-  for (addrinfo* a = found; a; a = a->ai_next) {
+// A non-blocking TCP connection to the first address of `url.host` that `policy` accepts
+// and that answers in time. The name is resolved under the same deadline, and the socket
+// connects to the very address that was checked.
+bool connect_to(const WebhookUrl& url, const ReceiverPolicy& policy, Socket& sock,
+                Clock::time_point deadline, std::string& error) {
+  const auto addresses = resolve_host(url.host, url.port, deadline, error);
+  if (addresses.empty()) return false;
+  std::string refused;
+  for (const ResolvedAddress& a : addresses) {
+    if (auto why = policy.refusal(a.sa())) {
+      if (refused.empty()) refused = "refused: " + *why;
+      continue;
+    }
     Socket s;
-    s.fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    s.fd = ::socket(a.family, a.socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a.protocol);
     if (s.fd < 0) continue;
-    if (::connect(s.fd, a->ai_addr, a->ai_addrlen) != 0) {
+    if (::connect(s.fd, &a.sa(), a.len) != 0) {
       if (errno != EINPROGRESS) {
         error = std::string("connect: ") + std::strerror(errno);
         continue;
@@ -91,6 +91,8 @@ bool connect_to(const WebhookUrl& url, Socket& sock, Clock::time_point deadline,
     s.fd = -1;
     return true;
   }
+  // No address tried: why they were refused; else the last connect error stands.
+  if (error.empty()) error = refused.empty() ? "no address of the host" : refused;
   return false;
 }
 
@@ -250,11 +252,11 @@ std::optional<WebhookUrl> parse_webhook_url(std::string_view url, std::string* w
 
 WebhookResponse post_webhook(const WebhookUrl& url, std::string_view body,
                              const std::vector<std::pair<std::string, std::string>>& headers,
-                             std::chrono::milliseconds timeout) {
+                             std::chrono::milliseconds timeout, const ReceiverPolicy& policy) {
   WebhookResponse out;
   const auto deadline = Clock::now() + timeout;
   Socket sock;
-  if (!connect_to(url, sock, deadline, out.error)) return out;
+  if (!connect_to(url, policy, sock, deadline, out.error)) return out;
   Stream stream(sock.fd, deadline);
   if (url.tls && !stream.start_tls(url.host, out.error)) return out;
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "accounts/webhook_address.hpp"
+
 namespace toolcalc::accounts {
 
 struct WebhookUrl {
@@ -30,10 +32,12 @@ struct WebhookResponse {
   bool ok() const { return status >= 200 && status < 300; }
 };
 
-// POSTs `body` as application/json with `headers` (names and values without CR/LF).
+// POSTs `body` as application/json with `headers` (names and values without CR/LF). The
+// host is resolved within `timeout` too, and only an address `policy` accepts is
+// connected to (webhook_address.hpp); when it accepts none, `error` starts "refused: ".
 WebhookResponse post_webhook(const WebhookUrl& url, std::string_view body,
                              const std::vector<std::pair<std::string, std::string>>& headers,
-                             std::chrono::milliseconds timeout);
+                             std::chrono::milliseconds timeout, const ReceiverPolicy& policy);
 
 // "t=<timestamp>,v1=<hex HMAC-SHA256 of '<timestamp>.<body>' with `secret`>": the value of
 // the Toolcalc-Signature header, as Stripe signs its webhooks (Stripe-Signature).

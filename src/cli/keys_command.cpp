@@ -100,7 +100,8 @@ struct Admin {
   ServiceConfig config;
   std::unique_ptr<store::AccountStore> store;
   SystemClock clock;
-  accounts::KeyAdmin admin{*store, config.plans, clock};
+  accounts::KeyAdmin admin{*store, config.plans, clock,
+                           accounts::ReceiverPolicy(config.alerts_allow_private_receivers)};
 };
 
 void create_key(const KeysOptions& o) {

@@ -38,6 +38,9 @@ accounts::AlertOptions alert_options(const ServiceConfig& c) {
   o.retry_max = std::chrono::milliseconds(c.alerts_retry_max_ms);
   o.timeout = std::chrono::milliseconds(c.alerts_timeout_ms);
   o.give_up_after = std::chrono::seconds(c.alerts_give_up_after_s);
+  o.delivery_threads = static_cast<size_t>(c.alerts_delivery_threads);
+  o.per_receiver = static_cast<size_t>(c.alerts_per_receiver);
+  o.receivers = accounts::ReceiverPolicy(c.alerts_allow_private_receivers);
   return o;
 }
 
@@ -58,7 +61,8 @@ struct ServeAccounts::Impl {
     embedded = dynamic_cast<accounts::Accounts*>(access.get());
     shared = dynamic_cast<accounts::SharedAccounts*>(access.get());
     side_store = open_account_store(config);
-    admin = std::make_unique<accounts::KeyAdmin>(*side_store, plans, clock);
+    admin = std::make_unique<accounts::KeyAdmin>(
+        *side_store, plans, clock, accounts::ReceiverPolicy(config.alerts_allow_private_receivers));
     alerts = std::make_unique<accounts::QuotaAlerts>(
         *side_store, clock, [this] { return watches(); },
         [this](int64_t key_id, const std::string& period) {

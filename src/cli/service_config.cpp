@@ -80,6 +80,9 @@ constexpr Setting kSettings[] = {
     {"alerts", "retry_max_ms", Kind::Integer},
     {"alerts", "timeout_ms", Kind::Integer},
     {"alerts", "give_up_after_s", Kind::Integer},
+    {"alerts", "delivery_threads", Kind::Integer},
+    {"alerts", "per_receiver", Kind::Integer},
+    {"alerts", "allow_private_receivers", Kind::StringList},
     {"catalog", "dir", Kind::String},
 };
 
@@ -350,6 +353,24 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms, 100, 86'400'000);
     read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms, 100, 60'000);
     read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
+    read_int(*s, "alerts", "delivery_threads", config.alerts_delivery_threads, 1, 64);
+    read_int(*s, "alerts", "per_receiver", config.alerts_per_receiver, 1, 16);
+    if (const toml::node* n = s->get("allow_private_receivers")) {
+      const std::string bad =
+          "config: alerts.allow_private_receivers must be an array of CIDR ranges "
+          "(\"127.0.0.0/8\", \"fd00::/8\")";
+      const toml::array* list = n->as_array();
+      if (!list) throw std::runtime_error(bad);
+      config.alerts_allow_private_receivers.clear();
+      for (const auto& item : *list) {
+        const auto v = item.value<std::string>();
+        if (!v) throw std::runtime_error(bad);
+        std::string why;
+        const auto range = accounts::parse_ip_range(*v, &why);
+        if (!range) throw std::runtime_error("config: alerts.allow_private_receivers: " + why);
+        config.alerts_allow_private_receivers.push_back(*range);
+      }
+    }
   }
   if (const toml::table* s = root["catalog"].as_table()) {
     check_known(*s, "catalog");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accounts/access_control.hpp"
+#include "accounts/webhook_address.hpp"
 
 namespace toolcalc::cli {
 
@@ -60,6 +61,11 @@ struct ServiceConfig {
   int alerts_retry_max_ms = 3'600'000;      // the longest wait between two attempts
   int alerts_timeout_ms = 10'000;           // one delivery attempt
   int alerts_give_up_after_s = 3 * 86'400;  // an undelivered alert is dropped after this
+  int alerts_delivery_threads = 4;          // deliveries under way at once, in all
+  int alerts_per_receiver = 2;              // … to one receiver (host and port)
+  // Special-purpose ranges (loopback, private, link-local, …) receivers may be in anyway;
+  // by default a webhook reaches public addresses only (accounts/webhook_address.hpp).
+  std::vector<accounts::IpRange> alerts_allow_private_receivers;
   // [catalog]
   std::filesystem::path catalog_dir;
   // [plans.NAME]

@@ -2,16 +2,22 @@
 http.server on loopback started by the test, on either store. A key with a webhook URL
 gets one signed event per threshold (80, 90, 100 % of its monthly quota) per month: never
 repeated, also after a restart and (Redis) across a fleet; retried with back-off while the
-receiver is down, delivered when it comes back; never in a request's way."""
+receiver is down, delivered when it comes back; never in a request's way, nor held up by
+another key's receiver that never answers. Receivers on loopback, private, link-local …
+addresses (in any spelling) are refused unless alerts.allow_private_receivers lists them:
+when the URL is set, and again at connect time on the address resolved."""
 import hashlib
 import hmac
 import json
 import re
+import secrets
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import requests
 
 import support
 from support import (BATTERY, BATTERY_DEFAULTS, CONFIG_TOML, KEYS_AVAILABLE, NO_KEYS_REASON,
@@ -20,12 +26,15 @@ from support import (BATTERY, BATTERY_DEFAULTS, CONFIG_TOML, KEYS_AVAILABLE, NO_
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
 # Fast checks and retries, so that a test takes seconds (the defaults are 1 s and 5 s).
-ALERTS_TOML = CONFIG_TOML + """
+# The receivers listen on loopback, which only the allow-list lets deliveries reach.
+STRICT_ALERTS_TOML = CONFIG_TOML + """
 [alerts]
 check_interval_ms = 200
 retry_initial_ms = 300
 retry_max_ms = 1000
 timeout_ms = 2000
+"""
+ALERTS_TOML = STRICT_ALERTS_TOML + """allow_private_receivers = ["127.0.0.0/8"]
 """
 SIGNATURE_RE = re.compile(r"^t=(\d+),v1=([0-9a-f]{64})$")
 
@@ -252,3 +261,161 @@ def test_a_fleet_sends_each_event_once(tmp_path, alerts_config, receiver):
     finally:
         for s in servers:
             s.kill()
+
+
+class BlackHole:
+    """A receiver on 127.0.0.1 that accepts connections and never reads or answers."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = []
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted.append(conn)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def close(self):
+        """Deliveries under way fail at once (the server then stops without waiting)."""
+        self.closed = True
+        for c in self.accepted:
+            c.close()
+        self.sock.close()
+
+
+def wait_until(check, timeout):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+def test_a_receiver_that_never_answers_holds_up_no_other_key(start_server, tmp_path):
+    # Deliveries to the black hole each take the whole timeout: 30 s. The other keys' events
+    # must arrive within held_up_bound, a generous third of it; before, the single alert
+    # thread sent the black hole's three events one after another (3 × 30 s) and did not
+    # even raise the others' alerts meanwhile.
+    held_up_bound = 10.0
+    config = tmp_path / "hole.toml"
+    config.write_text(ALERTS_TOML.replace("timeout_ms = 2000", "timeout_ms = 30000"))
+    data = tmp_path / "hole"
+    hole = BlackHole()
+    first, second = Receiver().start(), Receiver().start()
+    try:
+        hole_key, _ = create_with_webhook(data, config, hole.url)
+        key_b, secret_b = create_with_webhook(data, config, first.url)
+        key_c, secret_c = create_with_webhook(data, config, second.url)
+        s = start_server(data_dir=data, config=config)
+        run_executions(Client(s, {"main": hole_key}, accounts=True), 10)  # 80, 90, 100 %
+        assert wait_until(lambda: len(hole.accepted) >= 1, 5), "the black hole's delivery"
+        t0 = time.monotonic()
+        run_executions(Client(s, {"main": key_b}, accounts=True), 8)  # 80 %
+        run_executions(Client(s, {"main": key_c}, accounts=True), 9)  # 80, 90 %
+        assert first.wait_for(1, timeout=held_up_bound), s.stderr_lines[-10:]
+        assert second.wait_for(2, timeout=held_up_bound - (time.monotonic() - t0))
+        assert time.monotonic() - t0 < held_up_bound
+        assert [b["data"]["key_prefix"] for b in first.bodies()] == [key_b[:12]]
+        assert sorted(b["data"]["threshold_pct"] for b in second.bodies()) == [80, 90]
+        check_signed(*first.events[0], secret_b)
+        raised = [json.loads(ln) for ln in s.stderr_lines if "quota alert raised" in ln]
+        assert {r["key_prefix"] for r in raised} == {hole_key[:12], key_b[:12], key_c[:12]}
+        assert len(hole.accepted) <= 2, "at most alerts.per_receiver (2) at once to one receiver"
+        # The server keeps serving, and no delivery to the black hole has completed.
+        assert not any("quota alert delivered" in ln and hole_key[:12] in ln
+                       for ln in s.stderr_lines)
+    finally:
+        hole.close()
+        first.stop()
+        second.stop()
+
+
+# The ways of writing a loopback or other special-purpose address that were accepted and
+# (the decimal one) delivered to a listener on 127.0.0.1.
+REFUSED_HOSTS = ["127.0.0.1", "127.1", "0x7f000001", "2130706433", "0177.0.0.1", "0.0.0.0",
+                 "[::1]", "[::]", "[::ffff:127.0.0.1]", "169.254.169.254", "10.0.0.1",
+                 "172.16.0.1", "192.168.0.1", "100.64.0.1", "[fe80::1]", "[fd00::1]",
+                 "[64:ff9b::a9fe:a9fe]", "localhost"]
+
+
+def test_a_webhook_url_on_a_special_address_is_refused_when_set(start_server, tmp_path):
+    config = tmp_path / "strict.toml"
+    config.write_text(STRICT_ALERTS_TOML)
+    data = tmp_path / "strict"
+    for host in REFUSED_HOSTS:
+        r = run_cli("keys", "create", "--plan", "quota10", "--webhook-url",
+                    f"http://{host}:8080/hook", "--data", str(data), "--config", str(config),
+                    check=False)
+        assert r.returncode == 1 and "the receiver is refused" in r.stderr, (host, r.stderr)
+        assert r.stdout == ""
+    token = "adm_" + secrets.token_urlsafe(32)
+    s = start_server(data_dir=data, config=config, env={"TOOLCALC_ADMIN_TOKEN": token})
+    for host in REFUSED_HOSTS:
+        r = requests.post(s.url("/admin/v1/keys"), json={"plan": "quota10",
+                                                         "webhook_url": f"http://{host}/h"},
+                          headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert r.status_code == 400, (host, r.text)
+        e = r.json()["error"]
+        assert e["code"] == "VALIDATION_ERROR" and e["field"] == "webhook_url", e
+        assert "is refused" in e["message"] and "not a public address" in e["message"], e
+    r = requests.get(s.url("/admin/v1/keys"), headers={"Authorization": f"Bearer {token}"},
+                     timeout=10)
+    assert r.json()["result"] == {"items": []}, "no key was created"
+    # A public name is accepted (its addresses are checked when a delivery resolves it).
+    r = requests.post(s.url("/admin/v1/keys"), json={"plan": "quota10",
+                                                     "webhook_url": "https://hooks.example.com/h"},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert r.status_code == 201, r.text
+
+
+def test_a_delivery_to_a_special_address_is_refused_at_connect_time(start_server, tmp_path,
+                                                                    receiver):
+    # The URLs are set under a config that allows loopback, then the server runs without
+    # it (as if the name had been rebound): every form is refused when it is connected to,
+    # the refusal is logged, and nothing reaches the listener.
+    allowing = tmp_path / "allowing.toml"
+    allowing.write_text(ALERTS_TOML)
+    strict = tmp_path / "strict.toml"
+    strict.write_text(STRICT_ALERTS_TOML)
+    data = tmp_path / "rebound"
+    forms = ["127.0.0.1", "127.1", "0x7f000001", "2130706433", "0177.0.0.1",
+             "[::ffff:127.0.0.1]", "localhost"]
+    hosts = {}  # key → the host of its URL
+    for host in forms:
+        key, _ = create_with_webhook(data, allowing,
+                                     f"http://{host}:{receiver.port}/hooks/toolcalc")
+        hosts[key] = host
+    s = start_server(data_dir=data, config=strict)
+    for key in hosts:
+        run_executions(Client(s, {"main": key}, accounts=True), 8)  # 80 %
+    refused = {}  # key prefix → the error of its first attempt
+
+    def collect():
+        for ln in s.stderr_lines:
+            if "quota alert delivery failed" in ln:
+                rec = json.loads(ln)
+                refused.setdefault(rec["key_prefix"], rec["error"])
+        return len(refused) == len(hosts)
+
+    assert wait_until(collect, 10), (refused, s.stderr_lines[-5:])
+    for key, host in hosts.items():
+        error = refused[key[:12]]
+        assert error.startswith("refused: ") and re.search(r" is (IPv4-mapped )?loopback \(",
+                                                          error), (host, error)
+        assert "not a public address" in error, (host, error)
+    time.sleep(0.5)
+    assert receiver.bodies() == [], "nothing reached the loopback listener"
+    assert not any("quota alert delivered" in ln for ln in s.stderr_lines)

@@ -172,7 +172,7 @@ TEST(KeyAdmin, PerKeyLimitsReachTheCaller) {
   EXPECT_TRUE(after.quota_from_key);
 
   KeySettings hook;
-  hook.webhook_url = "http://127.0.0.1:9/hook";
+  hook.webhook_url = "https://hooks.example.com/b";
   const UpdatedKey with_hook = f.admin.update(c.view.prefix, hook);
   EXPECT_TRUE(with_hook.webhook_secret.starts_with("whsec_"));
   f.accounts.refresh_keys();
@@ -232,4 +232,37 @@ TEST(UsageHistory, ThirteenMonthsAreKept) {
   Accounts acc(store::open_sqlite_store(tmp.path()), plans, clock, milliseconds(50),
                milliseconds(50));
   EXPECT_TRUE(store->load_history(id, nov_2025, nov_2025 + 1).empty());
+}
+
+TEST(KeyAdmin, AWebhookURLOnASpecialPurposeAddressIsRefusedUnlessAllowListed) {
+  Fixture f;
+  KeySettings s;
+  s.plan = "pro";
+  for (const char* url :
+       {"http://127.0.0.1:8080/h", "http://127.1/h", "http://0x7f000001/h", "http://2130706433/h",
+        "http://0.0.0.0/h", "http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/h",
+        "http://172.16.0.1/h", "http://192.168.1.1/h", "http://[::1]/h", "http://[::]/h",
+        "http://[fe80::1]/h", "http://[fd00::1]/h", "http://[::ffff:127.0.0.1]/h",
+        "http://[::ffff:169.254.169.254]/h", "https://localhost/h", "https://x.localhost/h"}) {
+    s.webhook_url = url;
+    try {
+      f.admin.create(s);
+      ADD_FAILURE() << url;
+    } catch (const KeyRequestError& e) {
+      EXPECT_EQ(e.field(), "webhook_url") << url;
+      EXPECT_TRUE(std::string(e.what()).starts_with("the receiver is refused: ")) << e.what();
+    }
+  }
+  EXPECT_TRUE(f.admin.list().empty());
+  s.webhook_url = "https://hooks.example.com/a";
+  const CreatedKey c = f.admin.create(s);
+  KeySettings change;
+  change.webhook_url = "http://2130706433/h";
+  EXPECT_THROW(f.admin.update(c.view.prefix, change), KeyRequestError);
+
+  KeyAdmin allowing{*f.admin_store, f.plans, f.clock,
+                    ReceiverPolicy({*parse_ip_range("127.0.0.0/8")})};
+  EXPECT_FALSE(allowing.update(c.view.prefix, change).webhook_secret.empty());
+  change.webhook_url = "http://169.254.169.254/";
+  EXPECT_THROW(allowing.update(c.view.prefix, change), KeyRequestError);
 }

@@ -1,7 +1,9 @@
 // Quota alerts below the server: the webhook client against a loopback receiver written
 // here, the signature against a vector computed with Python's hmac module, and
 // QuotaAlerts' detect/deliver rounds over the embedded store (exactly once per threshold,
-// also for a second instance; retried with back-off while the receiver is away).
+// also for a second instance; retried with back-off while the receiver is away; a receiver
+// that never answers holds only its own alerts), and no delivery to a special-purpose
+// address (loopback, private, link-local, … in any spelling) unless allow-listed.
 #include "accounts/quota_alerts.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -96,6 +100,32 @@ std::string body_of(const std::string& request) {
   return request.substr(request.find("\r\n\r\n") + 4);
 }
 
+// The request whose event is for `pct` %: deliveries run side by side, in either order.
+std::string request_for(const std::vector<std::string>& requests, int pct) {
+  const std::string mark = "\"threshold_pct\":" + std::to_string(pct) + ",";
+  for (const auto& r : requests)
+    if (body_of(r).find(mark) != std::string::npos) return r;
+  ADD_FAILURE() << "no event for " << pct << " %";
+  return std::string();
+}
+
+// The receivers of these tests listen on loopback, which only an allow-list lets through.
+ReceiverPolicy loopback_allowed() {
+  return ReceiverPolicy({*parse_ip_range("127.0.0.0/8")});
+}
+
+AlertOptions test_options() {
+  AlertOptions o;
+  o.receivers = loopback_allowed();
+  return o;
+}
+
+// One round, and the deliveries it handed out.
+void round_of(QuotaAlerts& alerts) {
+  alerts.run_once();
+  alerts.wait_for_deliveries();
+}
+
 }  // namespace
 
 TEST(WebhookUrl, ParsesWhatADeliveryNeeds) {
@@ -132,7 +162,8 @@ TEST(WebhookSignature, MatchesHmacSha256OfTimestampDotBody) {
 TEST(WebhookClient, PostsAndReadsTheStatus) {
   LoopbackReceiver ok(204);
   const auto r = post_webhook(*parse_webhook_url(ok.url("/in?x=1")), R"({"a":1})",
-                              {{"Toolcalc-Signature", "t=1,v1=00"}}, std::chrono::seconds(5));
+                              {{"Toolcalc-Signature", "t=1,v1=00"}}, std::chrono::seconds(5),
+                              loopback_allowed());
   EXPECT_EQ(r.status, 204);
   EXPECT_TRUE(r.ok());
   const auto reqs = ok.requests();
@@ -143,17 +174,18 @@ TEST(WebhookClient, PostsAndReadsTheStatus) {
   EXPECT_EQ(body_of(reqs[0]), R"({"a":1})");
 
   LoopbackReceiver failing(503);
-  EXPECT_EQ(
-      post_webhook(*parse_webhook_url(failing.url()), "{}", {}, std::chrono::seconds(5)).status,
-      503);
+  EXPECT_EQ(post_webhook(*parse_webhook_url(failing.url()), "{}", {}, std::chrono::seconds(5),
+                         loopback_allowed())
+                .status,
+            503);
   // Nobody listening: no status, and why.
-  const auto down =
-      post_webhook(*parse_webhook_url("http://127.0.0.1:1/"), "{}", {}, std::chrono::seconds(2));
+  const auto down = post_webhook(*parse_webhook_url("http://127.0.0.1:1/"), "{}", {},
+                                 std::chrono::seconds(2), loopback_allowed());
   EXPECT_EQ(down.status, 0);
   EXPECT_NE(down.error.find("connect"), std::string::npos) << down.error;
   // A header with CR/LF is refused rather than sent.
   EXPECT_FALSE(post_webhook(*parse_webhook_url(ok.url()), "{}", {{"X", "a\r\nInjected: 1"}},
-                            std::chrono::seconds(2))
+                            std::chrono::seconds(2), loopback_allowed())
                    .ok());
 }
 
@@ -172,43 +204,45 @@ TEST(QuotaAlerts, EachThresholdOnceWithASignedEvent) {
         [&](int64_t, const std::string& period) {
           asked_period = period;
           return used;
-        });
+        },
+        test_options());
   };
   auto alerts = make();
   used = 7;
-  alerts->run_once();
+  round_of(*alerts);
   EXPECT_TRUE(receiver.requests().empty());
   EXPECT_EQ(asked_period, "2026-11");
   used = 9;  // 80 % and 90 % at once
-  alerts->run_once();
+  round_of(*alerts);
   auto reqs = receiver.requests();
   ASSERT_EQ(reqs.size(), 2u);
-  const std::string body = body_of(reqs[0]);
+  const std::string first = request_for(reqs, 80);
+  const std::string body = body_of(first);
   EXPECT_EQ(body, R"({"id":"evt_quota_1_2026-11_80","type":"quota.threshold_reached","created":)" +
                       std::to_string(clock.now_s()) +
                       R"(,"data":{"key_prefix":"tc_live_AAAA","label":"team","period":"2026-11",)"
                       R"("threshold_pct":80,"monthly_quota":10,"used":9,)"
                       R"("resets_at":"2026-12-01T00:00:00Z"}})");
-  EXPECT_NE(reqs[0].find("\r\nToolcalc-Signature: " +
-                         webhook_signature("whsec_k", clock.now_s(), body) + "\r\n"),
+  EXPECT_NE(first.find("\r\nToolcalc-Signature: " +
+                       webhook_signature("whsec_k", clock.now_s(), body) + "\r\n"),
             std::string::npos);
-  EXPECT_NE(reqs[0].find("\r\nToolcalc-Event-Id: evt_quota_1_2026-11_80\r\n"), std::string::npos);
-  EXPECT_NE(body_of(reqs[1]).find(R"("threshold_pct":90)"), std::string::npos);
+  EXPECT_NE(first.find("\r\nToolcalc-Event-Id: evt_quota_1_2026-11_80\r\n"), std::string::npos);
+  EXPECT_NE(body_of(request_for(reqs, 90)).find(R"("used":9)"), std::string::npos);
 
-  alerts->run_once();       // nothing new
+  round_of(*alerts);        // nothing new
   auto restarted = make();  // another process on the same store
-  restarted->run_once();
+  round_of(*restarted);
   EXPECT_EQ(receiver.requests().size(), 2u);
   used = 10;
-  restarted->run_once();
-  alerts->run_once();
+  round_of(*restarted);
+  round_of(*alerts);
   ASSERT_EQ(receiver.requests().size(), 3u);
   EXPECT_NE(body_of(receiver.requests()[2]).find(R"("threshold_pct":100)"), std::string::npos);
 
   // Next month, the thresholds count again.
   clock.set_ms(utc_ms(2026, 12, 2, 0, 0, 0));
   used = 8;
-  alerts->run_once();
+  round_of(*alerts);
   EXPECT_EQ(asked_period, "2026-12");
   ASSERT_EQ(receiver.requests().size(), 4u);
   EXPECT_NE(body_of(receiver.requests()[3]).find(R"("period":"2026-12")"), std::string::npos);
@@ -220,7 +254,7 @@ TEST(QuotaAlerts, RetriedWithBackOffUntilTheReceiverAnswers) {
   auto store = store::open_sqlite_store(tmp.path());
   const int64_t id = *store->create_key(new_key("tc_live_AAAA", 'a', "pro"));
   std::string url = "http://127.0.0.1:1/down";
-  AlertOptions options;
+  AlertOptions options = test_options();
   options.retry_initial = std::chrono::seconds(10);
   options.retry_max = std::chrono::seconds(25);
   options.timeout = std::chrono::seconds(2);
@@ -230,25 +264,168 @@ TEST(QuotaAlerts, RetriedWithBackOffUntilTheReceiverAnswers) {
         return std::vector<AlertWatch>{{id, "tc_live_AAAA", "", url, "whsec_k", 10}};
       },
       [](int64_t, const std::string&) { return int64_t{8}; }, options);
-  alerts.run_once();  // attempt 1 fails: next in 10 s
+  round_of(alerts);  // attempt 1 fails: next in 10 s
   clock.advance_ms(9'000);
-  alerts.run_once();  // not due
+  round_of(alerts);  // not due
   EXPECT_TRUE(store->lease_due_alerts(clock.now_s(), clock.now_s(), 10).empty());
   clock.advance_ms(1'000);
-  alerts.run_once();  // attempt 2 fails: next in 20 s
+  round_of(alerts);  // attempt 2 fails: next in 20 s
   clock.advance_ms(19'000);
   EXPECT_TRUE(store->lease_due_alerts(clock.now_s(), clock.now_s(), 10).empty());
   clock.advance_ms(1'000);
-  alerts.run_once();  // attempt 3 fails: next in 25 s (the most)
+  round_of(alerts);  // attempt 3 fails: next in 25 s (the most)
   clock.advance_ms(24'000);
   EXPECT_TRUE(store->lease_due_alerts(clock.now_s(), clock.now_s(), 10).empty());
 
   LoopbackReceiver receiver(202);
   url = receiver.url();
   clock.advance_ms(1'000);
-  alerts.run_once();
+  round_of(alerts);
   ASSERT_EQ(receiver.requests().size(), 1u);
   clock.advance_ms(3'600'000);
-  alerts.run_once();
+  round_of(alerts);
   EXPECT_EQ(receiver.requests().size(), 1u);
+}
+
+namespace {
+
+// Listens on 127.0.0.1 and never accepts: the kernel completes the connections, the
+// request is buffered, and no answer ever comes (a receiver that hangs).
+class BlackHole {
+ public:
+  BlackHole() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    EXPECT_EQ(::listen(fd_, 16), 0);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+  }
+  ~BlackHole() { close(); }
+  // Resets the connections waiting in its queue: deliveries under way fail at once.
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+template <typename Done>
+bool within(std::chrono::milliseconds limit, Done done) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST(WebhookClient, RefusesEverySpecialPurposeAddressAndSendsNothing) {
+  LoopbackReceiver listener(204);
+  const std::string port = listener.url().substr(std::string("http://127.0.0.1:").size());
+  const std::string port_number = port.substr(0, port.find('/'));
+  for (const char* host : {"127.0.0.1",
+                           "127.1",
+                           "0x7f000001",
+                           "2130706433",
+                           "0177.0.0.1",
+                           "[::ffff:127.0.0.1]",
+                           "[::ffff:7f00:1]",
+                           "0.0.0.0",
+                           "0",
+                           "[::]",
+                           "[::1]",
+                           "localhost",
+                           "169.254.169.254",
+                           "10.0.0.1",
+                           "172.16.0.1",
+                           "192.168.0.1",
+                           "100.64.0.1",
+                           "[fe80::1]",
+                           "[fc00::1]",
+                           "[fd00::1]",
+                           "[ff02::1]",
+                           "[64:ff9b::7f00:1]",
+                           "224.0.0.1",
+                           "255.255.255.255"}) {
+    const std::string url = std::string("http://") + host + ":" + port_number + "/hook";
+    const auto r =
+        post_webhook(*parse_webhook_url(url), "{}", {}, std::chrono::seconds(2), ReceiverPolicy());
+    EXPECT_FALSE(r.ok()) << url;
+    EXPECT_EQ(r.status, 0) << url;
+    EXPECT_TRUE(r.error.starts_with("refused: ")) << url << ": " << r.error;
+  }
+  EXPECT_TRUE(listener.requests().empty()) << "nothing reached the loopback listener";
+  // What the check stops: the decimal alias does reach loopback when it is allowed.
+  const auto allowed = post_webhook(*parse_webhook_url("http://2130706433:" + port_number + "/"),
+                                    "{}", {}, std::chrono::seconds(5), loopback_allowed());
+  EXPECT_EQ(allowed.status, 204) << allowed.error;
+  EXPECT_EQ(listener.requests().size(), 1u);
+}
+
+TEST(QuotaAlerts, ABlackHoleReceiverHoldsOnlyItsOwnAlerts) {
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 11, 20, 12, 0, 0));
+  auto store = store::open_sqlite_store(tmp.path());
+  const int64_t hole_key = *store->create_key(new_key("tc_live_HOLE", 'h', "pro"));
+  const int64_t b_key = *store->create_key(new_key("tc_live_BBBB", 'b', "pro"));
+  const int64_t c_key = *store->create_key(new_key("tc_live_CCCC", 'c', "pro"));
+  BlackHole hole;
+  LoopbackReceiver b(204), c(204);
+  std::mutex mu;
+  std::map<int64_t, int64_t> used = {{hole_key, 10}, {b_key, 0}, {c_key, 0}};
+  AlertOptions options = test_options();
+  options.timeout = std::chrono::seconds(30);  // each delivery to the hole takes all of it
+  QuotaAlerts alerts(
+      *store, clock,
+      [&] {
+        return std::vector<AlertWatch>{{hole_key, "tc_live_HOLE", "", hole.url(), "whsec_h", 10},
+                                       {b_key, "tc_live_BBBB", "", b.url(), "whsec_b", 10},
+                                       {c_key, "tc_live_CCCC", "", c.url(), "whsec_c", 10}};
+      },
+      [&](int64_t key, const std::string&) {
+        std::lock_guard lock(mu);
+        return used[key];
+      },
+      options);
+  // The hole's three thresholds are raised and its deliveries start (and hang).
+  const auto t0 = std::chrono::steady_clock::now();
+  alerts.run_once();
+  {
+    std::lock_guard lock(mu);
+    used[b_key] = 8;
+    used[c_key] = 9;
+  }
+  clock.advance_ms(1000);
+  alerts.run_once();
+  // A generous bound, a third of one hanging delivery's timeout: before, each round waited
+  // for the hole's deliveries one after another (3 × 30 s) before detecting anything else.
+  const auto bound = std::chrono::seconds(10);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, bound) << "a round never waits for a delivery";
+  EXPECT_TRUE(within(bound, [&] { return b.requests().size() == 1 && c.requests().size() == 2; }))
+      << b.requests().size() << " " << c.requests().size();
+  EXPECT_NE(body_of(request_for(b.requests(), 80)).find(R"("key_prefix":"tc_live_BBBB")"),
+            std::string::npos);
+  request_for(c.requests(), 80);
+  request_for(c.requests(), 90);
+  // Later thresholds of the others are raised and sent while the hole still hangs.
+  {
+    std::lock_guard lock(mu);
+    used[b_key] = 10;
+  }
+  clock.advance_ms(1000);
+  alerts.run_once();
+  EXPECT_TRUE(within(bound, [&] { return b.requests().size() == 3; })) << b.requests().size();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, options.timeout);
+  hole.close();  // its deliveries fail now; stop() then returns at once
+  alerts.stop();
 }

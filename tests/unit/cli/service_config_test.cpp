@@ -271,3 +271,37 @@ TEST(ServiceConfig, AlertSettings) {
   EXPECT_NE(load_error("[alerts]\ntimeout_ms = 5\n").find("alerts.timeout_ms"), std::string::npos);
   EXPECT_NE(load_error("[alerts]\nurl = \"x\"\n").find("alerts.url"), std::string::npos);
 }
+
+TEST(ServiceConfig, AlertDeliverySettings) {
+  const auto defaults = cli::load_service_config(std::nullopt);
+  EXPECT_EQ(defaults.alerts_delivery_threads, 4);
+  EXPECT_EQ(defaults.alerts_per_receiver, 2);
+  EXPECT_TRUE(defaults.alerts_allow_private_receivers.empty()) << "public receivers only";
+  const auto shipped =
+      cli::load_service_config(fs::path(TOOLCALC_SOURCE_DIR) / "config" / "toolcalc.toml");
+  EXPECT_EQ(shipped.alerts_delivery_threads, 4);
+  EXPECT_TRUE(shipped.alerts_allow_private_receivers.empty());
+  const auto c = cli::load_service_config(
+      write_config("[alerts]\ndelivery_threads = 8\nper_receiver = 1\n"
+                   "allow_private_receivers = [\"127.0.0.0/8\", \"fd00::/8\", \"10.1.2.3\"]\n"));
+  EXPECT_EQ(c.alerts_delivery_threads, 8);
+  EXPECT_EQ(c.alerts_per_receiver, 1);
+  ASSERT_EQ(c.alerts_allow_private_receivers.size(), 3u);
+  EXPECT_EQ(c.alerts_allow_private_receivers[0].prefix_len, 8);
+  EXPECT_TRUE(c.alerts_allow_private_receivers[1].v6);
+  EXPECT_EQ(c.alerts_allow_private_receivers[2].prefix_len, 32);
+  for (const char* bad :
+       {"allow_private_receivers = \"127.0.0.0/8\"", "allow_private_receivers = [\"127.1/8\"]",
+        "allow_private_receivers = [\"10.0.0.0/33\"]", "allow_private_receivers = [8]"})
+    EXPECT_NE(
+        load_error(std::string("[alerts]\n") + bad + "\n").find("alerts.allow_private_receivers"),
+        std::string::npos)
+        << bad;
+  EXPECT_NE(load_error("[alerts]\ndelivery_threads = 0\n").find("alerts.delivery_threads"),
+            std::string::npos);
+  EXPECT_NE(load_error("[alerts]\nper_receiver = 17\n").find("alerts.per_receiver"),
+            std::string::npos);
+  const auto from_env = cli::load_service_config(
+      std::nullopt, {{"TOOLCALC_ALERTS_ALLOW_PRIVATE_RECEIVERS", "127.0.0.0/8, ::1"}});
+  EXPECT_EQ(from_env.alerts_allow_private_receivers.size(), 2u);
+}
