@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <string>
 
 #include "core/json_writer.hpp"
+#include "core/secret_redaction.hpp"
 
 namespace toolcalc::api {
 namespace {
@@ -104,19 +104,10 @@ void AccessLog::write(const AccessLogEntry& e) const {
   std::string_view path = e.target.substr(0, e.target.find('?'));
   if (path.size() > 256) path = path.substr(0, 256);
 
-  // A client that pastes its key into a URL must not have it logged: keep the 12-character
-  // prefix (what `keys list` shows) and redact the rest. Both markers start with "tc_": one
-  // scan for it, then a look at what follows.
-  std::string redacted;
-  for (size_t at = path.find("tc_"); at != std::string_view::npos; at = path.find("tc_", at + 1)) {
-    const std::string_view rest = path.substr(at + 3, 5);
-    if (rest != "live_" && rest != "test_") continue;
-    if (redacted.empty()) redacted.assign(path);
-    size_t end = at + 8;  // past "tc_live_" / "tc_test_"
-    while (end < redacted.size() && std::isalnum(static_cast<unsigned char>(redacted[end]))) ++end;
-    if (end > at + 12) redacted.replace(at + 12, end - (at + 12), "[redacted]");
-    path = redacted;
-  }
+  // A client that pastes its key into a URL must not have it logged, however it is
+  // spelled (core/secret_redaction.hpp): the 12-character prefix is kept.
+  thread_local std::string redacted;
+  path = without_keys(path, redacted);
   const std::string_view method = e.method.substr(0, 16);
 
   // The fields in a fixed order, each string escaped as JSON.

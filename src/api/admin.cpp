@@ -1,7 +1,8 @@
 // The admin API, {base}/admin/v1/…: the `toolcalc keys` commands over HTTP, with the same
 // rules (accounts::KeyAdmin), for operators who manage keys without a shell on the box.
 // On only when the server has an admin token (docs/operations.md, "Admin API"); a request
-// must carry it as `Authorization: Bearer <token>`, compared in constant time. Every
+// must carry it as `Authorization: Bearer <token>`, compared in constant time; an address
+// that fails too often is refused for a while (api/admin_guard.hpp). Every
 // request that gets past the token writes one audit line on the operational log: who (the
 // token's id, never the token), what, which key prefix, the status. Never counted against
 // a rate window or quota; not in the public OpenAPI document (its own is
@@ -13,6 +14,7 @@
 #include "accounts/utc_month.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
+#include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
 
@@ -137,13 +139,22 @@ bool Service::answer_admin(Context& ctx) {
   ctx.rate = access_.peek_rate(ctx.caller);
   ctx.rate_known = true;
 
+  // An address that failed too often waits, whatever it sends (api/admin_guard.hpp).
+  const int64_t now_s = clock_.now_s();
+  if (const int64_t wait_s = admin_guard_.retry_after_s(ctx.req.peer_ip, now_s); wait_s > 0) {
+    ctx.res.set_header("Retry-After", decimal_string(wait_s));
+    ctx.fail({ErrorCode::RateLimited,
+              "too many failed admin authentications from this address; retry after " +
+                  decimal_string(wait_s) + " s",
+              {}});
+    return true;
+  }
   std::optional<std::string_view> token;
   if (ctx.req.authorization) token = accounts::bearer_token(*ctx.req.authorization);
   // Both sides are SHA-256 digests, compared without an early exit: neither the token's
   // length nor its bytes show in the time taken.
   if (!token || !accounts::same_digest(accounts::hash_api_key(*token), admin_token_digest_)) {
-    log::warn("admin: authentication failed",
-              {{"request_id", ctx.res.request_id}, {"peer_ip", ctx.req.peer_ip}});
+    admin_guard_.record_failure(ctx.req.peer_ip, now_s, ctx.res.request_id);
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.fail({ErrorCode::Unauthorized, token ? "invalid admin token" : "missing admin token", {}});
     return true;

@@ -1,6 +1,7 @@
 #include "api/envelope.hpp"
 
 #include "core/json_writer.hpp"
+#include "core/secret_redaction.hpp"
 
 namespace toolcalc::api {
 
@@ -8,9 +9,13 @@ std::string error_body(const ApiError& error, std::string_view request_id) {
   std::string s;
   s.reserve(160 + error.message.size());
   JsonWriter w(s);
+  // A message or field that quotes a path or a member a client sent never echoes a key
+  // whole: a proxy or a client may log the body (core/secret_redaction.hpp).
+  std::string message, field;
   w.begin_object().field("ok", false);
-  w.key("error").begin_object().field("code", error.code_name()).field("message", error.message);
-  if (!error.field.empty()) w.field("field", error.field);
+  w.key("error").begin_object().field("code", error.code_name());
+  w.field("message", without_keys(error.message, message));
+  if (!error.field.empty()) w.field("field", without_keys(error.field, field));
   w.end_object();
   w.key("meta").begin_object().field("request_id", request_id).end_object();
   w.end_object();

@@ -10,6 +10,7 @@
 #include "api/service_context.hpp"
 #include "catalog/json_schema.hpp"
 #include "core/json_writer.hpp"
+#include "core/secret_redaction.hpp"
 #include "core/text.hpp"
 
 namespace toolcalc::api {
@@ -167,11 +168,12 @@ std::string call_error(std::string_view id_json, const ApiError& error,
   w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
   w.key("result").begin_object();
   w.key("content").begin_array().begin_object().field("type", "text");
-  w.field("text", error.message).end_object().end_array();
+  std::string message, field;  // without a key a client quoted (api/envelope.cpp)
+  w.field("text", without_keys(error.message, message)).end_object().end_array();
   w.field("isError", true);
   w.key("_meta").begin_object().field("toolcalc/request_id", request_id);
   w.key("toolcalc/error").begin_object().field("code", error.code_name());
-  if (!error.field.empty()) w.field("field", error.field);
+  if (!error.field.empty()) w.field("field", without_keys(error.field, field));
   w.end_object().end_object();
   w.end_object().end_object();
   return s;
@@ -184,9 +186,10 @@ std::string error_body(const ApiError& error, std::string_view id_json,
   JsonWriter w(s);
   w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
   w.key("error").begin_object().field("code", error.code == ErrorCode::Internal ? -32603 : -32000);
-  w.field("message", error.message);
+  std::string message, field;  // without a key a client quoted (api/envelope.cpp)
+  w.field("message", without_keys(error.message, message));
   w.key("data").begin_object().field("code", error.code_name()).field("request_id", request_id);
-  if (!error.field.empty()) w.field("field", error.field);
+  if (!error.field.empty()) w.field("field", without_keys(error.field, field));
   w.end_object().end_object().end_object();
   return s;
 }

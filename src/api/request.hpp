@@ -12,6 +12,7 @@ struct Request {
   std::string_view content_type;  // "" when absent
   std::optional<std::string_view> authorization;
   std::string_view origin;                // "" when absent
+  std::string_view host;                  // Host header; "" when absent
   std::string_view mcp_protocol_version;  // MCP-Protocol-Version header; "" when absent
   std::string_view if_none_match;         // If-None-Match header; "" when absent
   std::string_view body;

@@ -49,8 +49,10 @@ void log_internal_error(std::string_view request_id, std::string_view what) {
   log::error("internal error", {{"request_id", request_id}, {"error", what}});
 }
 
-// The headers of every response after the per-request ones (Service::add_response_headers).
-HeaderBlock common_headers(std::string_view cache_control) {
+// The headers of every response after the per-request ones (Service::add_response_headers);
+// without CORS, only pages of the server's own origin read the answers.
+HeaderBlock common_headers(std::string_view cache_control, bool cors = true) {
+  if (!cors) return HeaderBlock({{"Cache-Control", std::string(cache_control)}});
   return HeaderBlock({{"Access-Control-Allow-Origin", "*"},
                       {"Access-Control-Expose-Headers", std::string(kExposedHeaders)},
                       {"Cache-Control", std::string(cache_control)}});
@@ -126,7 +128,9 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   // Without an admin token the admin API does not exist (docs/operations.md).
   if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
-  run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx) || answer_admin(ctx); });
+  run_or_answer_failure(ctx, [&] {
+    answered = refuse_foreign_host(ctx) || answer_uncounted(ctx) || answer_admin(ctx);
+  });
   if (answered) return end_request(ctx);  // counted nothing: ends now
   identify_caller(ctx);
   ctx.done = std::move(done);
@@ -162,6 +166,40 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
     failure = std::current_exception();
   }
   return after_rate_step(ctx, std::move(step), failure);
+}
+
+void Service::serve_same_origin_only(std::vector<std::string> hosts) {
+  local_hosts_ = std::move(hosts);
+  uncached_headers_ = common_headers("no-store", false);
+  revalidated_headers_ = common_headers("no-cache", false);
+}
+
+// DNS rebinding gives another site's page this server's address under its own name, and
+// any page may send requests here: only this server's own names and pages are answered.
+bool Service::refuse_foreign_host(Context& ctx) {
+  if (local_hosts_.empty()) return false;
+  const Request& req = ctx.req;
+  const auto is_local = [&](std::string_view host) {
+    return std::any_of(local_hosts_.begin(), local_hosts_.end(),
+                       [&](const std::string& h) { return iequals(h, host); });
+  };
+  const bool same_origin = req.origin.empty() || (req.origin.starts_with("http://") &&
+                                                  iequals(req.origin.substr(7), req.host));
+  if (is_local(req.host) && same_origin) return false;
+  ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
+  ctx.rate = access_.peek_rate(ctx.caller);
+  ctx.rate_known = true;
+  if (!is_local(req.host))
+    ctx.fail({ErrorCode::Forbidden,
+              "host '" + std::string(req.host.substr(0, 200)) +
+                  "' is not this development server's address; use http://" + local_hosts_.front(),
+              {}});
+  else
+    ctx.fail({ErrorCode::Forbidden,
+              "origin '" + std::string(req.origin.substr(0, 200)) +
+                  "' may not call this development server: it answers its own pages only",
+              {}});
+  return true;
 }
 
 void Service::stop_analyses() {

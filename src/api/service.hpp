@@ -13,6 +13,7 @@
 #include "accounts/access_control.hpp"
 #include "accounts/key_admin.hpp"
 #include "api/access_log.hpp"
+#include "api/admin_guard.hpp"
 #include "api/analysis_pool.hpp"
 #include "api/mcp.hpp"
 #include "api/query.hpp"
@@ -90,10 +91,18 @@ class Service {
   // GET /admin/v1/openapi.json's body.
   const std::string& admin_openapi_json() const { return admin_openapi_json_; }
 
+  // Development mode (serve --dev; docs/playground.md, "Development mode"): a request is
+  // served only when its Host is one of `hosts` ("127.0.0.1:8080", compared ignoring case)
+  // and any Origin it carries is that host's own ("http://" + Host); others are 403
+  // FORBIDDEN. Responses carry no CORS headers, so that no page of another origin reads the
+  // dev key or an answer. Call before serving.
+  void serve_same_origin_only(std::vector<std::string> hosts);
+
  private:
   using Context = ServiceContext;
   // The pipeline (service.cpp): the steps every request goes through, in order.
-  bool answer_uncounted(Context& ctx);  // true: answered, nothing else to do
+  bool refuse_foreign_host(Context& ctx);  // development mode only; true: answered 403
+  bool answer_uncounted(Context& ctx);     // true: answered, nothing else to do
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
   // False when the request has not ended yet: a handler deferred it, or its 200 waits for
@@ -176,6 +185,7 @@ class Service {
   std::string admin_openapi_json_;
   std::string admin_token_digest_;  // SHA-256 of the admin token (compared in constant time)
   std::string admin_token_id_;      // "admin-" + 8 hex digits of that digest: the audit log's who
+  AdminGuard admin_guard_;          // failed admin authentications per source address
   // Answers that never change, rendered once up to their request id (result_body_prefix)
   // and sent without a copy (Response::body_prefix).
   std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
@@ -190,6 +200,7 @@ class Service {
   StaticAssets assets_;
   HeaderBlock uncached_headers_;            // CORS and Cache-Control: no-store (the API)
   HeaderBlock revalidated_headers_;         // CORS and Cache-Control: no-cache (the playground)
+  std::vector<std::string> local_hosts_;    // serve_same_origin_only's; empty: any Host
   std::unique_ptr<AnalysisPool> analyses_;  // null when analysis_threads is 0
   RequestMetrics request_metrics_;
   std::atomic<bool> draining_{false};

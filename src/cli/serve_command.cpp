@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "api/service.hpp"
 #include "cli/admin_token.hpp"
@@ -41,6 +43,25 @@ struct ServeFlags {
 bool is_loopback_host(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]" ||
          host.rfind("127.", 0) == 0;
+}
+
+// The Host values a development server answers (docs/playground.md, "Development mode"):
+// its loopback names and the address it listens on, with the port (and without it on port
+// 80, where clients leave it out). A wildcard address is no name a client sends.
+std::vector<std::string> dev_hosts(const std::string& listen_host, unsigned port) {
+  std::vector<std::string> names = {"127.0.0.1", "localhost", "[::1]"};
+  const bool wildcard = listen_host.empty() || listen_host == "0.0.0.0" || listen_host == "::" ||
+                        listen_host == "[::]";
+  if (!wildcard) {
+    const bool bare_v6 = listen_host.find(':') != std::string::npos && listen_host.front() != '[';
+    names.push_back(bare_v6 ? "[" + listen_host + "]" : listen_host);
+  }
+  std::vector<std::string> hosts;
+  for (const auto& name : names) {
+    hosts.push_back(fmt::format("{}:{}", name, port));
+    if (port == 80) hosts.push_back(name);
+  }
+  return hosts;
 }
 
 std::string normalise_base_path(std::string p) {
@@ -119,6 +140,7 @@ void serve(const ServeFlags& flags) {
   options.drain_delay_s = config.drain_delay_s;
   http::Server server(service, options);
   server.bind();
+  if (flags.dev) service.serve_same_origin_only(dev_hosts(config.host, server.port()));
 
   const std::string base =
       fmt::format("http://{}:{}{}", config.host == "0.0.0.0" ? "127.0.0.1" : config.host,

@@ -7,6 +7,7 @@
 
 #include "core/json_writer.hpp"
 #include "core/line_writer.hpp"
+#include "core/secret_redaction.hpp"
 
 namespace toolcalc::log {
 namespace {
@@ -66,8 +67,11 @@ bool write(Level level, std::string_view msg, std::initializer_list<Field> field
   line.reserve(128 + msg.size());
   JsonWriter w(line);
   w.begin_object().field("time", now_text()).field("level", level_name(level));
-  w.field("msg", msg);
-  for (const auto& f : fields) w.field(f.key, f.value);
+  // Callers never pass a key, but a message or value may quote what a client sent (a path,
+  // a member, an error's text): any key in it keeps only its prefix.
+  std::string scratch;
+  w.field("msg", without_keys(msg, scratch));
+  for (const auto& f : fields) w.field(f.key, without_keys(f.value, scratch));
   w.end_object();
   line += '\n';
   // One write(2) per line: whole lines, never interleaved with another thread's, dropped

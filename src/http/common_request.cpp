@@ -87,6 +87,9 @@ struct Framing {
 bool take_field(std::string_view name, std::string_view value, RequestHead& head,
                 Framing& framing) {
   switch (name.size()) {
+    case 4:
+      if (iequals(name, "host")) record_field(head, HeadField::Host, value);
+      return true;
     case 6:
       if (iequals(name, "origin")) record_field(head, HeadField::Origin, value);
       return !iequals(name, "expect");

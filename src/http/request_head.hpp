@@ -17,6 +17,7 @@ struct RequestHead {
   std::string authorization;
   bool has_authorization = false;
   std::string origin;
+  std::string host;
   std::string mcp_protocol_version;
   std::string if_none_match;
   std::string transfer_encoding;
@@ -33,6 +34,7 @@ struct RequestHead {
     authorization.clear();
     has_authorization = false;
     origin.clear();
+    host.clear();
     mcp_protocol_version.clear();
     if_none_match.clear();
     transfer_encoding.clear();
@@ -45,7 +47,7 @@ struct RequestHead {
 // The request headers the API reads. Both parsers (RequestParser on Beast, and
 // parse_common_request for the common case) store them through record_field, so they
 // keep the same rules: the first occurrence wins.
-enum class HeadField { ContentType, Authorization, Origin, IfNoneMatch, McpProtocolVersion };
+enum class HeadField { ContentType, Authorization, Origin, Host, IfNoneMatch, McpProtocolVersion };
 
 inline void record_field(RequestHead& head, HeadField field, std::string_view value) {
   const auto first = [&](std::string& to) {
@@ -62,6 +64,8 @@ inline void record_field(RequestHead& head, HeadField field, std::string_view va
       return;
     case HeadField::Origin:
       return first(head.origin);
+    case HeadField::Host:
+      return first(head.host);
     case HeadField::IfNoneMatch:
       return first(head.if_none_match);
     case HeadField::McpProtocolVersion:
@@ -77,6 +81,7 @@ inline api::Request to_api_request(const RequestHead& head, std::string_view pee
   request.content_type = head.content_type;
   if (head.has_authorization) request.authorization = std::string_view(head.authorization);
   request.origin = head.origin;
+  request.host = head.host;
   request.mcp_protocol_version = head.mcp_protocol_version;
   request.if_none_match = head.if_none_match;
   request.body = head.body;

@@ -49,6 +49,8 @@ class RequestParser final : public bhttp::basic_parser<true> {
         return record_field(head_, HeadField::Authorization, v);
       case bhttp::field::origin:
         return record_field(head_, HeadField::Origin, v);
+      case bhttp::field::host:
+        return record_field(head_, HeadField::Host, v);
       case bhttp::field::if_none_match:
         return record_field(head_, HeadField::IfNoneMatch, v);
       case bhttp::field::transfer_encoding:

@@ -2,9 +2,11 @@
 (404) without a token, the token from TOOLCALC_ADMIN_TOKEN or TOOLCALC_ADMIN_TOKEN_FILE,
 list/create/get/update/rotate/revoke with the CLI's rules, its own OpenAPI document (and
 none of it in the public one), and one audit line per action that names no secret."""
+import http.client
 import json
 import secrets
 import time
+import urllib.parse
 
 import pytest
 import requests
@@ -89,6 +91,38 @@ def test_the_token_is_required_and_compared(admin_server):
     # An API key is not an admin token.
     assert a.call("GET", "/keys", token="tc_live_" + "A" * 32).status_code == 401
     assert a.ok("GET", "/keys") == {"items": []}
+
+
+def test_failed_authentications_are_limited_per_address(admin_server):
+    """docs/operations.md, "Admin API": 10 failures from one address within 60 s of its
+    first, then 429 with Retry-After for every admin request from that address (the right
+    token too) until the window ends; another address is not affected; the failures write
+    two warning lines, not one each."""
+    a = Admin(admin_server)
+    since = len(admin_server.stderr_lines)
+    statuses = [a.call("GET", "/keys", token=f"wrong-{i}-" + "x" * 32).status_code
+                for i in range(30)]
+    assert statuses == [401] * 10 + [429] * 20, statuses
+    r = a.call("GET", "/keys")
+    assert r.status_code == 429, r.text
+    assert r.json()["error"]["code"] == "RATE_LIMITED"
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # 127.0.0.2 is another address on the same loopback interface
+    path = urllib.parse.urlsplit(admin_server.url("/admin/v1/keys")).path
+    conn = http.client.HTTPConnection("127.0.0.1", admin_server.port, timeout=10,
+                                      source_address=("127.0.0.2", 0))
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+    time.sleep(0.2)
+    warnings = [json.loads(line) for line in admin_server.stderr_lines[since:]
+                if '"admin: authentication' in line]
+    assert [w["msg"] for w in warnings] == [
+        "admin: authentication failed",
+        "admin: authentication failures from one address; refusing it"], warnings
+    assert warnings[1]["failures"] == "10" and warnings[1]["peer_ip"] == "127.0.0.1"
 
 
 def test_keys_lifecycle_matches_the_cli(admin_server, config_file):

@@ -29,14 +29,15 @@ def files():
     return out
 
 
-def check_static_headers(r, content_type):
+def check_static_headers(r, content_type, cors=True):
     assert r.status_code == 200, f"{r.status_code} {r.url}"
     assert r.headers["Content-Type"] == content_type
     assert r.headers["Content-Security-Policy"] == CSP
     assert r.headers["X-Content-Type-Options"] == "nosniff"
     assert r.headers["Cache-Control"] == "no-cache"
     assert re.fullmatch(r'"[0-9a-f]{16}"', r.headers["ETag"])
-    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    # Development mode answers its own origin only: no CORS header there.
+    assert r.headers.get("Access-Control-Allow-Origin") == ("*" if cors else None)
     assert re.match(r"^req_[A-Za-z0-9]{20,}$", r.headers["X-Request-ID"])
 
 
@@ -48,12 +49,12 @@ def test_dev_serves_every_file_at_the_root_and_under_the_base_path(start_server)
     for prefix in ("", "/api"):
         for name, data in files():
             r = requests.get(f"{origin}{prefix}/{name}", timeout=10)
-            check_static_headers(r, TYPES[name[name.rfind("."):]])
+            check_static_headers(r, TYPES[name[name.rfind("."):]], cors=False)
             if name == "index.html":
                 continue
             assert r.content == data, name
         page = requests.get(f"{origin}{prefix}/", timeout=10)
-        check_static_headers(page, "text/html; charset=utf-8")
+        check_static_headers(page, "text/html; charset=utf-8", cors=False)
         assert '<meta name="toolcalc-api-base" content="/api">' in page.text
         assert f'<meta name="toolcalc-dev-key" content="{dev_key}">' in page.text
         assert "{{" not in page.text
@@ -67,6 +68,40 @@ def test_dev_serves_every_file_at_the_root_and_under_the_base_path(start_server)
         assert r.status_code == 404, path
         assert r.headers["Content-Type"] == "application/json; charset=utf-8"
         assert r.json()["error"]["code"] == "NOT_FOUND"
+    assert s.stop() == 0
+
+
+def test_dev_answers_only_its_own_host_and_origin(start_server):
+    """serve --dev (docs/playground.md, "Development mode"): the page holds the dev key, so
+    a page of another origin must not read it, nor a DNS-rebinding page (another name for
+    127.0.0.1) load it: no CORS headers, Host checked, a foreign Origin refused, 403."""
+    s = start_server(dev=True)
+    origin = f"http://127.0.0.1:{s.port}"
+    dev_key = s.wait_for_line(TEST_KEY_RE.pattern).group(0)
+    for host in (f"127.0.0.1:{s.port}", f"localhost:{s.port}", f"[::1]:{s.port}"):
+        page = requests.get(origin + "/api/", headers={"Host": host}, timeout=10)
+        assert page.status_code == 200, host
+        assert dev_key in page.text
+        assert "Access-Control-Allow-Origin" not in page.headers
+    me = requests.get(origin + "/api/v1/me", timeout=10,
+                      headers={"Authorization": f"Bearer {dev_key}", "Origin": origin})
+    assert me.status_code == 200 and "Access-Control-Allow-Origin" not in me.headers
+    for host in (f"rebind.example:{s.port}", "127.0.0.1", f"127.0.0.1:{s.port + 1}"):
+        for path in ("/api/", "/api/v1/health", "/api/v1/me"):
+            r = requests.get(origin + path, headers={"Host": host,
+                                                     "Authorization": f"Bearer {dev_key}"},
+                             timeout=10)
+            assert r.status_code == 403, (host, path, r.status_code)
+            assert r.json()["error"]["code"] == "FORBIDDEN"
+            assert dev_key not in r.text and "Access-Control-Allow-Origin" not in r.headers
+    for other in ("http://evil.example", f"http://localhost:{s.port + 1}", "null"):
+        r = requests.post(origin + "/api/v1/iot-mcu/mcu-deep-sleep-battery", json={},
+                          headers={"Origin": other, "Authorization": f"Bearer {dev_key}"},
+                          timeout=10)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "FORBIDDEN", other
+        pre = requests.options(origin + "/api/v1/me", headers={
+            "Origin": other, "Access-Control-Request-Method": "GET"}, timeout=10)
+        assert pre.status_code == 403 and "Access-Control-Allow-Origin" not in pre.headers
     assert s.stop() == 0
 
 

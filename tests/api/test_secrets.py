@@ -143,6 +143,21 @@ def traffic(tmp_path_factory):
         # a key in the query string is not logged: the log keeps the path only
         rec.call("me with key in query", "GET", f"/v1/me?api_key={main}", key=main,
                  prefix=main[:12])
+        # a key pasted into the path, spelled as URL libraries spell it: the log keeps the
+        # prefix as it was spelled, never the rest (core/secret_redaction.hpp). Sent raw:
+        # requests would decode %5F itself.
+        enc = "".join(f"%{b:02X}" for b in main.encode())
+        for sent, logged in [
+                (f"/v1/tools/{main}", f"/v1/tools/{main[:12]}[redacted]"),
+                (f"/v1/tools/tc%5Flive%5F{main[8:]}", f"/v1/tools/tc%5Flive%5F{main[8:12]}[redacted]"),
+                (f"/v1/tools/tc%5flive%5f{main[8:]}", f"/v1/tools/tc%5flive%5f{main[8:12]}[redacted]"),
+                (f"/v1/tools/tc%255Flive%255F{main[8:]}",
+                 f"/v1/tools/tc%255Flive%255F{main[8:12]}[redacted]"),
+                (f"/v1/iot-mcu/{enc}/x", f"/v1/iot-mcu/{enc[:36]}[redacted]/x"),
+                (f"/v1/a+b/{main}", f"/v1/a+b/{main[:12]}[redacted]")]:
+            resp = rec.raw("key in path", f"GET {sent} HTTP/1.1\r\nHost: x\r\n\r\n".encode(), 404)
+            assert main[12:] not in resp.body.decode(), resp.body
+            rec.expected[resp.headers["x-request-id"]] = ("GET", logged, 404, "")
         # 401s: unknown key, a real key's prefix with a wrong secret, no key, wrong scheme
         for label, auth in [("401 bogus", f"Bearer {BOGUS_KEY}"),
                             ("401 flipped", f"Bearer {flipped}"),

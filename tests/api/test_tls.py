@@ -2,6 +2,7 @@
 with only its ports, upstream and certificate paths rewritten, in front of a real server;
 a self-signed certificate made here with the openssl CLI; a real HTTPS client that
 verifies it."""
+import json
 import os
 import re
 import shutil
@@ -75,10 +76,26 @@ def start_nginx(directory, site):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def raw_https_get(port, cert, path, headers):
+    """(status, body) of one GET of `path` exactly as written, over TLS."""
+    ctx = ssl.create_default_context(cafile=str(cert))
+    lines = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw, \
+            ctx.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+        tls.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{lines}"
+                    "Connection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := tls.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body.decode()
+
+
 def test_https_through_the_shipped_nginx_front(start_server, tmp_path, config_file):
     data = tmp_path / "tls-data"
     key = create_key(data, config_file, "big", label="tls")
-    server = start_server(data)
+    admin_token = "adm_" + "t" * 40
+    server = start_server(data, env={"TOOLCALC_ADMIN_TOKEN": admin_token})
     tls_dir = tmp_path / "nginx"
     tls_dir.mkdir()
     pem_key, pem_cert = self_signed(tls_dir)
@@ -127,7 +144,20 @@ def test_https_through_the_shipped_nginx_front(start_server, tmp_path, config_fi
                             headers={"Authorization": f"Bearer {key}",
                                      "Content-Type": "application/json"}, timeout=10)
         assert edge.status_code == 400, edge.text
-        assert session.get(base + "/metrics", timeout=5).status_code == 404
+        # The admin API and the metrics stay off the public front, at the root and under
+        # any base path, however the path is spelled; toolcalc itself answers them (the
+        # request id says who refused).
+        admin = {"Authorization": f"Bearer {admin_token}"}
+        direct = f"http://127.0.0.1:{server.port}"
+        assert requests.get(direct + "/admin/v1/keys", headers=admin, timeout=5).status_code == 200
+        assert requests.get(direct + "/metrics", timeout=5).status_code == 200
+        # Sent as written (a client library would normalise some of these spellings).
+        for path in ("/metrics", "/api/metrics", "/calc/v2/metrics", "/admin/v1/keys",
+                     "/api/admin/v1/keys", "/%61dmin/v1/keys", "/api/%6Detrics",
+                     "//admin/v1/openapi.json", "/v1/../admin/v1/keys", "/metrics?format=text"):
+            status, body = raw_https_get(https_port, pem_cert, path, admin)
+            assert status == 404, (path, status, body)
+            assert json.loads(body)["meta"]["request_id"].startswith("nginx_"), (path, body)
 
         # the negotiated protocol, and a client that does not trust the certificate
         ctx = ssl.create_default_context(cafile=str(pem_cert))

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/json_writer.hpp"
@@ -47,6 +48,49 @@ TEST(AccessLog, RedactsEveryKeyOfEitherKindAndLeavesOtherTcWordsAlone) {
                       R"(tc_live_/tc_livex_AbCdEfGh")"),
             std::string::npos)
       << line;
+}
+
+// One test per spelling a client's URL library may give a key in a path: the secret
+// part never reaches the log, whatever the encoding.
+class AccessLogSpelling : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(AccessLogSpelling, RedactsTheKey) {
+  const auto& [path, logged] = GetParam();
+  const std::string line = log_line({0, "req_x", "", "GET", path, 404, 1});
+  EXPECT_EQ(line.find("EfGhIjKl"), std::string::npos) << line;
+  EXPECT_EQ(line.find("%45%66%47"), std::string::npos) << line;
+  EXPECT_NE(line.find(std::string(R"("path":")") + logged + '"'), std::string::npos) << line;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Encodings, AccessLogSpelling,
+    ::testing::Values(
+        std::pair{"/v1/tools/tc_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+                  "/v1/tools/tc_live_AbCd[redacted]"},
+        // percent-encoded underscores, upper and lower case hex, and mixed
+        std::pair{"/v1/tools/tc%5Flive%5FAbCdEfGhIjKlMnOpQrStUvWxYz012345",
+                  "/v1/tools/tc%5Flive%5FAbCd[redacted]"},
+        std::pair{"/v1/tools/tc%5flive%5fAbCdEfGhIjKlMnOpQrStUvWxYz012345",
+                  "/v1/tools/tc%5flive%5fAbCd[redacted]"},
+        std::pair{"/v1/tools/tc%5Ftest%5fAbCdEfGhIjKlMnOpQrStUvWxYz012345/schema",
+                  "/v1/tools/tc%5Ftest%5fAbCd[redacted]/schema"},
+        // encoded twice and three times
+        std::pair{"/v1/tools/tc%255Flive%255FAbCdEfGhIjKlMnOpQrStUvWxYz012345",
+                  "/v1/tools/tc%255Flive%255FAbCd[redacted]"},
+        std::pair{"/v1/tools/tc%25255Flive%25255FAbCdEfGhIjKlMnOpQrStUvWxYz012345",
+                  "/v1/tools/tc%25255Flive%25255FAbCd[redacted]"},
+        // letters encoded as well (an encoder that escapes everything)
+        std::pair{"/v1/%74%63%5F%6C%69%76%65%5F%41%62%43%64%45%66%47%68IjKlMnOpQrStUvWxYz012345",
+                  "/v1/%74%63%5F%6C%69%76%65%5F%41%62%43%64[redacted]"},
+        // the secret's own characters encoded
+        std::pair{"/v1/tc_live_AbCd%45%66%47hIjKlMnOpQrStUvWxYz012345/x",
+                  "/v1/tc_live_AbCd[redacted]/x"}));
+
+TEST(AccessLog, PlusIsLoggedAsItIsAndIsNoSpellingOfAKey) {
+  // '+' means a space only in a form-encoded query string, which is never logged; no key
+  // character is a space or '+'.
+  const std::string line = log_line({0, "req_x", "", "GET", "/v1/a+b/tc_live_AbCdEf+Gh", 404, 1});
+  EXPECT_NE(line.find(R"("path":"/v1/a+b/tc_live_AbCd[redacted]+Gh")"), std::string::npos) << line;
 }
 
 TEST(AccessLog, DisabledWithoutASink) {

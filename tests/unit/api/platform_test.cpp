@@ -206,6 +206,28 @@ TEST_F(AdminTest, TokenAndOperations) {
   EXPECT_EQ(service.openapi_json().find("/admin/"), std::string::npos);
 }
 
+TEST_F(AdminTest, FailedAuthenticationsFromOneAddressAreRefused429UntilTheWindowEnds) {
+  for (int i = 0; i < api::AdminGuard::kMaxFailures; ++i)
+    ASSERT_EQ(call("GET", "/admin/v1/keys", {}, "Bearer wrong-" + std::to_string(i)).status, 401);
+  // Now every admin request from the address waits, the right token too: were it let
+  // through, the refusal would not slow guessing.
+  auto r = call("GET", "/admin/v1/keys", {}, "Bearer wrong-again");
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(json::parse(r.full_body()).at("error").at("code"), "RATE_LIMITED");
+  EXPECT_EQ(*r.header("Retry-After"), "60");
+  fixture_clock.advance_ms(45'000);
+  r = call("GET", "/admin/v1/keys");
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(*r.header("Retry-After"), "15");
+  fixture_clock.advance_ms(15'000);
+  EXPECT_EQ(call("GET", "/admin/v1/keys").status, 200);
+}
+
+TEST_F(AdminTest, TheRightTokenIsNeverCounted) {
+  for (int i = 0; i < 3 * api::AdminGuard::kMaxFailures; ++i)
+    ASSERT_EQ(call("GET", "/admin/v1/keys").status, 200);
+}
+
 TEST_F(PlatformTest, WithoutAnAdminTokenEveryAdminPathIs404) {
   for (const char* path : {"/admin/v1/keys", "/admin/v1/openapi.json", "/admin/v1/x"})
     EXPECT_EQ(call("GET", path, {}, std::nullopt).status, 404) << path;

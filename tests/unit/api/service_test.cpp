@@ -12,6 +12,7 @@
 #include <set>
 
 #include "api/envelope.hpp"
+#include "core/log.hpp"
 #include "service_fixture.hpp"
 
 using namespace toolcalc;
@@ -487,4 +488,74 @@ TEST_F(ServiceTest, MetricsCountRequestsByRouteToolAndStatus) {
             std::string::npos);
   EXPECT_NE(second.find("toolcalc_request_duration_seconds_count{kind=\"execute\"} 2\n"),
             std::string::npos);
+}
+
+TEST_F(ServiceTest, DevelopmentModeAnswersOnlyItsOwnHostAndOrigin) {
+  service.serve_same_origin_only({"127.0.0.1:8080", "localhost:8080", "[::1]:8080"});
+  const auto from = [&](std::string_view host, std::string_view origin,
+                        std::string_view target = "/v1/health") {
+    api::Request r = request("GET", target);
+    r.host = host;
+    r.origin = origin;
+    return service.handle(r);
+  };
+  for (const char* host : {"127.0.0.1:8080", "LOCALHOST:8080", "[::1]:8080"}) {
+    const api::Response r = from(host, "");
+    EXPECT_EQ(r.status, 200) << host;
+    // No CORS: a page of another origin cannot read an answer.
+    EXPECT_FALSE(r.header("Access-Control-Allow-Origin")) << host;
+  }
+  // The page's own requests carry its origin.
+  EXPECT_EQ(from("127.0.0.1:8080", "http://127.0.0.1:8080").status, 200);
+  // DNS rebinding: the attacker's name for this address; a missing Host; another port.
+  for (const char* host : {"evil.example:8080", "", "127.0.0.1:8081", "127.0.0.1"}) {
+    const api::Response r = from(host, "");
+    expect_error(r, 403, "FORBIDDEN");
+    EXPECT_FALSE(r.header("Access-Control-Allow-Origin")) << host;
+  }
+  // Another origin's page, even on this host.
+  for (const char* origin :
+       {"http://evil.example", "http://localhost:8080", "null", "https://127.0.0.1:8080"}) {
+    expect_error(from("127.0.0.1:8080", origin), 403, "FORBIDDEN");
+  }
+  // The playground page too (it embeds the dev key).
+  expect_error(from("evil.example:8080", "", "/"), 403, "FORBIDDEN");
+}
+
+TEST_F(ServiceTest, OutsideDevelopmentModeAnyHostIsServedWithCors) {
+  api::Request r = request("GET", "/v1/health");
+  r.host = "api.example.com";
+  r.origin = "https://app.example.com";
+  const api::Response res = service.handle(r);
+  EXPECT_EQ(res.status, 200);
+  EXPECT_EQ(*res.header("Access-Control-Allow-Origin"), "*");
+}
+
+TEST_F(ServiceTest, ErrorMessagesNeverEchoAKeyWhole) {
+  // A key pasted where a slug, a domain or a JSON member goes is quoted up to its prefix.
+  const std::string secret = "abcdefghijklmnopqrstuvwxyz012345";
+  for (const std::string& target :
+       {"/v1/iot-mcu/tc_live_" + secret, "/v1/tools/tc_test_" + secret,
+        "/v1/tools?domain=tc_live_" + secret, "/v1/tools?domain=tc%5Flive%5F" + secret}) {
+    const api::Response r =
+        call(target.find("tools") != std::string::npos ? "GET" : "POST", target, "{}");
+    EXPECT_GE(r.status, 400) << target;
+    EXPECT_EQ(r.full_body().find(secret.substr(4)), std::string::npos) << r.full_body();
+  }
+  const api::Response member =
+      call("POST", "/v1/iot-mcu/mcu-deep-sleep-battery", R"({"tc_live_)" + secret + R"(":1})");
+  EXPECT_EQ(member.status, 400);
+  EXPECT_EQ(member.full_body().find(secret.substr(4)), std::string::npos) << member.full_body();
+  EXPECT_NE(member.full_body().find("tc_live_abcd[redacted]"), std::string::npos)
+      << member.full_body();
+}
+
+TEST_F(ServiceTest, TheOperationalLogNeverWritesAKeyWhole) {
+  StderrCapture capture;
+  log::warn("failed tc_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+            {{"path", "/v1/tools/tc%5Ftest%5FAbCdEfGhIjKlMnOpQrStUvWxYz012345"}});
+  const std::string text = capture.text();
+  EXPECT_EQ(text.find("EfGhIj"), std::string::npos) << text;
+  EXPECT_NE(text.find("failed tc_live_AbCd[redacted]"), std::string::npos) << text;
+  EXPECT_NE(text.find("/v1/tools/tc%5Ftest%5FAbCd[redacted]"), std::string::npos) << text;
 }
