@@ -783,11 +783,15 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
 
   // What a process killed since its last flush left in the journal goes into the database,
   // once: the records above the sequence number the database last took.
+  // A record damaged inside the run is passed over, counted and logged with its offset;
+  // the records after it are taken.
   void take_over_journal() {
     std::lock_guard lock(mu_);
     const uint64_t taken = journal_seq();
-    const std::vector<JournalRecord> records = journal_->read_after(taken);
+    const UsageJournal::Run run = journal_->read_run(taken);
+    const std::vector<JournalRecord>& records = run.records;
     journal_->continue_after(taken);
+    report_damage(run);
     if (!records.empty()) {
       Transaction tx(db_, Transaction::Write);
       for (const JournalRecord& r : records)
@@ -798,6 +802,27 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     }
     clear_journal();
   }
+  void report_damage(const UsageJournal::Run& run) const {
+    const std::string file = usage_journal_file(file_.parent_path()).string();
+    if (!run.damaged.empty()) {
+      metrics::journal_records_damaged.inc(run.damaged.size());
+      std::string offsets;
+      for (size_t i = 0; i < run.damaged.size() && i < kOffsetsLogged; ++i)
+        offsets += (i == 0 ? "" : ",") + std::to_string(run.damaged[i]);
+      if (run.damaged.size() > kOffsetsLogged) offsets += ",…";
+      log::error("usage journal: records failed their check and were skipped; their usage is lost",
+                 {{"file", file},
+                  {"skipped", std::to_string(run.damaged.size())},
+                  {"offsets", offsets},
+                  {"record_bytes", std::to_string(UsageJournal::kRecordBytes)}});
+    }
+    if (run.cut_short)
+      log::info(
+          "usage journal: its last record failed its check (a write cut short by the stop; "
+          "its group was not acknowledged) and was not taken",
+          {{"file", file}, {"offset", std::to_string(*run.cut_short)}});
+  }
+  static constexpr size_t kOffsetsLogged = 20;
   uint64_t journal_seq() {
     Statement::Use use(journal_seq_);
     return use.step() ? static_cast<uint64_t>(use.integer(0)) : 0;
