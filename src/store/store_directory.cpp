@@ -73,19 +73,6 @@ struct DatabaseFile {
   std::optional<StoreIdentity> identity;  // Present: none for a database older than ids
 };
 
-// SQLite files are whole pages: a size that is not is a file cut short.
-std::optional<std::string> cut_short(const fs::path& file, uintmax_t size) {
-  unsigned char header[100];
-  std::ifstream in(file, std::ios::binary);
-  if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return std::nullopt;
-  if (std::memcmp(header, "SQLite format 3", 16) != 0) return std::nullopt;  // SQLite says
-  uintmax_t page = (static_cast<uintmax_t>(header[16]) << 8) | header[17];
-  if (page == 1) page = 65536;
-  if (page < 512 || size % page == 0) return std::nullopt;
-  return std::to_string(size) + " bytes, not a whole number of its " + std::to_string(page) +
-         "-byte pages: cut short";
-}
-
 // `file` as the path of a file: URI (RFC 3986: anything but unreserved characters and '/'
 // percent-encoded).
 std::string uri_path(const fs::path& file) {
@@ -116,12 +103,20 @@ std::optional<int64_t> integer(sqlite3* db, const char* sql) {
   return out;
 }
 
-// Within one read transaction (left open for the caller to end).
-DatabaseFile read_tables(sqlite3* db) {
+// Within one read transaction (left open for the caller to end). `size`: the file's.
+DatabaseFile read_tables(sqlite3* db, uintmax_t size) {
   const auto unreadable = [db] {
     return DatabaseFile{DatabaseFile::Unreadable, sqlite3_errmsg(db), {}};
   };
   if (sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK) return unreadable();
+  // A SQLite file is whole pages: a size that is not is a file cut short.
+  const std::optional<int64_t> page = integer(db, "PRAGMA page_size");
+  if (!page) return unreadable();
+  if (*page > 0 && size % static_cast<uintmax_t>(*page) != 0)
+    return {DatabaseFile::Unreadable,
+            std::to_string(size) + " bytes, not a whole number of its " + std::to_string(*page) +
+                "-byte pages: cut short",
+            {}};
   const std::optional<int64_t> tables = integer(db, "SELECT count(*) FROM sqlite_master");
   if (!tables) return unreadable();
   if (*tables == 0) return {DatabaseFile::Empty, "empty (no tables)", {}};
@@ -152,11 +147,16 @@ DatabaseFile inspect(const fs::path& file) {
   const uintmax_t size = fs::file_size(file, ec);
   if (ec) return {DatabaseFile::Unreadable, ec.message(), {}};
   if (size == 0) return {DatabaseFile::Empty, "empty (0 bytes)", {}};
-  if (auto why = cut_short(file, size)) return {DatabaseFile::Unreadable, *why, {}};
 
+  // Only through SQLite: the file is never opened otherwise, since closing a descriptor of
+  // it would drop the POSIX locks this process's own connections hold on it (fcntl locks
+  // are per process), and another process closing the database would then take itself for
+  // the last one and delete the write-ahead log under them.
   // Read-only: nothing is written, and closing never checkpoints a write-ahead log into it.
   // Without a write-ahead log beside the file, opened as immutable: a read-only connection
-  // would otherwise create an empty log (and its index), itself a sign of use.
+  // would otherwise create an empty log (and its index), itself a sign of use. (An
+  // immutable connection takes no lock and closes its descriptor at once; with no log, no
+  // connection of this process has the database open in WAL mode, so it drops none.)
   std::error_code no_wal;
   const bool immutable = !fs::exists(fs::path(file.string() + "-wal"), no_wal);
   sqlite3* db = nullptr;
@@ -164,7 +164,7 @@ DatabaseFile inspect(const fs::path& file) {
           immutable ? ("file:" + uri_path(file) + "?immutable=1").c_str() : file.c_str(), &db,
           SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK) {
     sqlite3_busy_timeout(db, 5000);
-    d = read_tables(db);
+    d = read_tables(db, size);
     sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
   } else {
     d = {DatabaseFile::Unreadable, db ? sqlite3_errmsg(db) : "cannot open", {}};

@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -167,7 +169,7 @@ TEST(StoreDirectory, AnUnreadableDatabaseIsRefusedAndLeftAsItIs) {
              {3 * 4096, "malformed"},
              {4096, "malformed"},
              {5000, "5000 bytes, not a whole number of its 4096-byte pages: cut short"},
-             {50, "malformed"}}) {
+             {50, "50 bytes, not a whole number of its 4096-byte pages"}}) {
       SCOPED_TRACE(size);
       fs::resize_file(db, size);
       const std::string before = bytes_of(db);
@@ -278,4 +280,28 @@ TEST(StoreDirectory, AFleetInstancesLedgerIsCheckedTheSameWay) {
   EXPECT_TRUE(store::open_usage_ledger(tmp.path(), NewStore::EvenInAUsedOne)
                   ->load_counts("2026-11")
                   .empty());
+}
+
+// The check reads the database only through SQLite: a descriptor of it opened and closed
+// beside this process's open connections would drop their POSIX locks, and another
+// process closing the database would then delete the write-ahead log under them.
+TEST(StoreDirectory, CheckingBesideAnOpenStoreKeepsItsLocks) {
+  TempDir tmp;
+  auto serving = store::open_sqlite_store_for_serving(tmp.path());
+  serving->create_key(new_key("tc_live_AAAA", 'a'));
+  { auto side = store::open_sqlite_store(tmp.path()); }  // as serve's admin connection
+  const fs::path wal = store::sqlite_store_file(tmp.path()).string() + "-wal";
+  ASSERT_TRUE(fs::exists(wal));
+  // Another process (as `toolcalc keys list`; a fresh one, since a fork shares this one's
+  // SQLite state) opens and closes the database.
+  const std::string other_process =
+      "python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+      "c.execute(\"SELECT count(*) FROM api_keys\").fetchall(); c.close()' " +
+      store::sqlite_store_file(tmp.path()).string();
+  const int status = std::system(other_process.c_str());
+  if (WEXITSTATUS(status) == 127) GTEST_SKIP() << "no python3 to stand for another process";
+  ASSERT_EQ(status, 0);
+  EXPECT_TRUE(fs::exists(wal));
+  serving->create_key(new_key("tc_live_BBBB", 'b'));
+  EXPECT_EQ(store::open_sqlite_store(tmp.path())->load_keys().keys.size(), 2u);
 }
