@@ -27,6 +27,7 @@ struct KeysOptions {
   std::string config;
   std::string prefix;
   std::string grace = "24h";
+  bool new_store = false;  // create: a new, empty store in a used data directory
   // As given on the command line; unset options leave the key's value alone.
   std::optional<std::string> plan, label, rate_per_minute, monthly_quota, webhook_url;
   CLI::Option* data_option = nullptr;
@@ -96,7 +97,9 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
 
 // The key admin over the configured store, for one command.
 struct Admin {
-  explicit Admin(const ServiceConfig& c) : config(c), store(open_account_store(config)) {}
+  explicit Admin(const ServiceConfig& c,
+                 store::NewStore new_store = store::NewStore::OnlyInAnUnusedDirectory)
+      : config(c), store(open_account_store(config, new_store)) {}
   ServiceConfig config;
   std::unique_ptr<store::AccountStore> store;
   SystemClock clock;
@@ -109,7 +112,8 @@ void create_key(const KeysOptions& o) {
   // Checked before opening (and perhaps creating) the data directory.
   const accounts::KeySettings settings = settings_of(o);
   accounts::check_assignable_plan(config.plans, settings.plan.value_or(""));
-  Admin a(config);
+  Admin a(config,
+          o.new_store ? store::NewStore::EvenInAUsedOne : store::NewStore::OnlyInAnUnusedDirectory);
   const accounts::CreatedKey created = a.admin.create(settings);
   std::cout << created.key << "\n";
   if (!created.webhook_secret.empty()) std::cout << created.webhook_secret << "\n";
@@ -231,6 +235,9 @@ void add_keys_command(CLI::App& app) {
   auto [create, create_opts] =
       subcommand("create", "Create a key and print it on stdout (shown only once)");
   add_setting_options(create, create_opts, true);
+  create->add_flag("--new-store", create_opts->new_store,
+                   "Create a new, empty store where the data directory's store is missing, "
+                   "empty or unreadable (its files are renamed aside), as `serve --new-store`");
   create->callback([o = create_opts] { run_reporting_errors("create", [&] { create_key(*o); }); });
 
   auto [list, list_opts] = subcommand(

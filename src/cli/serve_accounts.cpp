@@ -12,18 +12,19 @@ namespace toolcalc::cli {
 namespace {
 
 std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& config,
-                                                       const Clock& clock) {
+                                                       const Clock& clock,
+                                                       store::NewStore new_store) {
   const std::chrono::milliseconds refresh(config.key_refresh_interval_ms);
   if (uses_redis(config)) {
     const store::RedisOptions o = redis_options(config);
     return std::make_unique<accounts::SharedAccounts>(
         store::open_redis_store(o), store::open_redis_counters(o), config.plans, clock, refresh,
         std::chrono::milliseconds(config.usage_flush_interval_ms),
-        store::open_usage_ledger(config.data_dir),
+        store::open_usage_ledger(config.data_dir, new_store),
         std::chrono::milliseconds(config.ship_interval_ms));
   }
   auto embedded = std::make_unique<accounts::Accounts>(
-      store::open_sqlite_store_for_serving(config.data_dir), config.plans, clock,
+      store::open_sqlite_store_for_serving(config.data_dir, new_store), config.plans, clock,
       std::chrono::milliseconds(config.usage_flush_interval_ms), refresh);
   embedded->acknowledge_after_commit(config.acknowledge_after_commit);
   return embedded;
@@ -56,8 +57,8 @@ struct ServeAccounts::Impl {
   std::unique_ptr<accounts::KeyAdmin> admin;
   std::unique_ptr<accounts::QuotaAlerts> alerts;
 
-  Impl(const ServiceConfig& config, const Clock& clock)
-      : plans(config.plans), access(open_accounts(config, clock)) {
+  Impl(const ServiceConfig& config, const Clock& clock, store::NewStore new_store)
+      : plans(config.plans), access(open_accounts(config, clock, new_store)) {
     embedded = dynamic_cast<accounts::Accounts*>(access.get());
     shared = dynamic_cast<accounts::SharedAccounts*>(access.get());
     side_store = open_account_store(config);
@@ -80,8 +81,9 @@ struct ServeAccounts::Impl {
   }
 };
 
-ServeAccounts::ServeAccounts(const ServiceConfig& config, const Clock& clock)
-    : impl_(std::make_unique<Impl>(config, clock)) {}
+ServeAccounts::ServeAccounts(const ServiceConfig& config, const Clock& clock,
+                             store::NewStore new_store)
+    : impl_(std::make_unique<Impl>(config, clock, new_store)) {}
 ServeAccounts::~ServeAccounts() = default;
 accounts::AccessControl& ServeAccounts::access() {
   return *impl_->access;

@@ -8,12 +8,15 @@
 #include "accounts/key_admin.hpp"
 #include "cli/service_config.hpp"
 #include "core/clock.hpp"
+#include "store/account_store.hpp"
 
 namespace toolcalc::cli {
 
 class ServeAccounts {
  public:
-  ServeAccounts(const ServiceConfig& config, const Clock& clock);
+  // `new_store`: whether the store of the data directory (the embedded store, or a fleet
+  // instance's usage ledger) may be created anew where one was used before (--new-store).
+  ServeAccounts(const ServiceConfig& config, const Clock& clock, store::NewStore new_store);
   ~ServeAccounts();
   accounts::AccessControl& access();
   // Key management for the admin API, over a connection of its own to the same store.

@@ -37,6 +37,7 @@ struct ServeFlags {
   std::string base_path;
   bool base_path_given = false;
   bool dev = false;
+  bool new_store = false;
   std::string log_level;
 };
 
@@ -118,7 +119,9 @@ void serve(const ServeFlags& flags) {
         LineBuffer::Options{static_cast<size_t>(config.access_log_buffer_kb) * 1024,
                             std::chrono::milliseconds(config.access_log_flush_ms)});
   SystemClock clock;
-  ServeAccounts accounts(config, clock);
+  ServeAccounts accounts(
+      config, clock,
+      flags.new_store ? store::NewStore::EvenInAUsedOne : store::NewStore::OnlyInAnUnusedDirectory);
   const std::string dev_key = flags.dev ? accounts.create_dev_key() : std::string();
   // The playground pre-fills the dev key only where no one else can load the page.
   const bool page_gets_key = flags.dev && is_loopback_host(config.host);
@@ -209,6 +212,9 @@ void add_serve_command(CLI::App& app) {
       "Path prefix for every endpoint, e.g. /api");
   cmd->add_flag("--dev", flags->dev,
                 "Development: 127.0.0.1:8080 under /api, a fresh tc_test_ key, a curl line");
+  cmd->add_flag("--new-store", flags->new_store,
+                "Create a new, empty store where the data directory's store is missing, empty "
+                "or unreadable (its files are renamed aside); for one start");
   cmd->add_option("--log-level", flags->log_level,
                   "Lowest level of operational messages written: debug, info, warn, error "
                   "(default: server.log_level, info)")

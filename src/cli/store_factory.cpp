@@ -18,9 +18,10 @@ store::RedisOptions redis_options(const ServiceConfig& config) {
   return o;
 }
 
-std::unique_ptr<store::AccountStore> open_account_store(const ServiceConfig& config) {
+std::unique_ptr<store::AccountStore> open_account_store(const ServiceConfig& config,
+                                                        store::NewStore new_store) {
   if (uses_redis(config)) return store::open_redis_store(redis_options(config));
-  return store::open_sqlite_store(config.data_dir);
+  return store::open_sqlite_store(config.data_dir, new_store);
 }
 
 std::string store_description(const ServiceConfig& config) {

@@ -14,7 +14,10 @@ bool uses_redis(const ServiceConfig& config);
 store::RedisOptions redis_options(const ServiceConfig& config);
 
 // Throws store::StoreError (or accounts::StoreUnavailable when Redis is unreachable).
-std::unique_ptr<store::AccountStore> open_account_store(const ServiceConfig& config);
+// `new_store` applies to the embedded store (store/store_directory.hpp).
+std::unique_ptr<store::AccountStore> open_account_store(
+    const ServiceConfig& config,
+    store::NewStore new_store = store::NewStore::OnlyInAnUnusedDirectory);
 
 // For the start-up line: "data var" or "redis redis://HOST:PORT/DB" (never a password).
 std::string store_description(const ServiceConfig& config);

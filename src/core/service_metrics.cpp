@@ -34,6 +34,10 @@ Gauge store_up{"toolcalc_store_up",
                "refresh succeeded), 0 during an outage, when counted requests get 503 "
                "STORE_UNAVAILABLE.",
                1};
+Counter journal_records_damaged{
+    "toolcalc_usage_journal_records_damaged_total",
+    "Usage-journal records that failed their check inside a run, passed over when the store "
+    "took the journal over at start: acknowledged usage that was lost."};
 Gauge keys_cached{"toolcalc_keys_cached", "Active API keys in the in-memory key cache."};
 Counter key_reloads{"toolcalc_key_reloads_total",
                     "Reloads of the key cache from the store (at start and on each key change)."};

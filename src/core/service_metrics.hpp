@@ -17,6 +17,9 @@ extern Counter connections_refused;  // over server.max_connections: 503 SERVER_
 extern Counter store_round_trips;
 extern Counter store_failures;
 extern Gauge store_up;
+// store/: usage-journal records that failed their check inside a run when the store took
+// the journal over (their usage is lost; docs/reliability.md, "Counts on disk").
+extern Counter journal_records_damaged;
 
 // accounts/: the in-memory key cache.
 extern Gauge keys_cached;

@@ -182,16 +182,26 @@ class AccountStore {
   virtual void finish_alert(const QuotaAlert& alert, AlertOutcome outcome, int64_t at_s) = 0;
 };
 
+// Whether opening the embedded store may create a new, empty one in a data directory
+// that was used by a store before (store/store_directory.hpp): only on purpose
+// (`serve --new-store`, `keys create --new-store`).
+enum class NewStore { OnlyInAnUnusedDirectory, EvenInAUsedOne };
+
 // The embedded store: `<data_dir>/toolcalc.db` (SQLite, WAL, synchronous = NORMAL, no
 // automatic checkpoint: checkpoint() makes them, off the path of commits), creating
-// `data_dir` and the schema when missing. Safe to share between threads; several
-// processes (a server and `toolcalc keys`) may open the same file. Throws StoreError.
-std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir);
+// `data_dir`, the database and its schema when missing, and refusing (StoreError) what
+// store/store_directory.hpp refuses: a missing, empty or unreadable database in a
+// directory used before, or another store's database. Safe to share between threads;
+// several processes (a server and `toolcalc keys`) may open the same file. Throws
+// StoreError.
+std::unique_ptr<AccountStore> open_sqlite_store(
+    const std::filesystem::path& data_dir, NewStore new_store = NewStore::OnlyInAnUnusedDirectory);
 // The same for the server of `data_dir`: add_usage_if_free records usage in the
 // directory's usage journal (store/usage_journal.hpp), which add_usage moves into the
 // database, and what a killed server left there is taken over now. A second process
 // serving the same directory gets no journal (and a warning) and commits directly.
-std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir);
+std::unique_ptr<AccountStore> open_sqlite_store_for_serving(
+    const std::filesystem::path& data_dir, NewStore new_store = NewStore::OnlyInAnUnusedDirectory);
 
 // The database file open_sqlite_store uses for `data_dir`.
 std::filesystem::path sqlite_store_file(const std::filesystem::path& data_dir);

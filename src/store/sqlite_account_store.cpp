@@ -22,6 +22,7 @@
 #include "core/log.hpp"
 #include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
+#include "store/store_directory.hpp"
 #include "store/usage_journal.hpp"
 #include "store/usage_ledger.hpp"
 
@@ -172,9 +173,11 @@ class Statement {
 
 class Database {
  public:
-  explicit Database(std::filesystem::path file) : file_(std::move(file)) {
-    const int rc =
-        sqlite3_open_v2(file_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  // Opens `file`; creates it only with `create` (the data directory's check decides that:
+  // store_directory.hpp).
+  explicit Database(std::filesystem::path file, bool create = false) : file_(std::move(file)) {
+    const int rc = sqlite3_open_v2(
+        file_.c_str(), &db_, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nullptr);
     if (rc != SQLITE_OK) {
       std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
       sqlite3_close(db_);
@@ -310,8 +313,20 @@ Database& configure(Database& db) {
   if (version < 3) db.exec(kSchemaV3);
   if (version < kSchemaVersion)
     db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+  // The store's identity (store_directory.hpp), made with the database, or at the first
+  // open by a toolcalc that keeps one. Rows, not a schema change: an older toolcalc
+  // ignores them.
+  db.exec(
+      "INSERT OR IGNORE INTO meta(name, value) VALUES "
+      "('store_id', (random() & 9223372036854775807) | 1), "
+      "('store_created_at', CAST(strftime('%s', 'now') AS INTEGER))");
   tx.commit();
   return db;
+}
+
+StoreIdentity read_identity(Database& db) {
+  return {std::stoll(db.query_text("SELECT value FROM meta WHERE name = 'store_id'")),
+          std::stoll(db.query_text("SELECT value FROM meta WHERE name = 'store_created_at'"))};
 }
 
 KeyRecord read_key(const Statement::Use& row) {
@@ -417,6 +432,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
                          "INSERT INTO meta(name, value) VALUES ('usage_journal_seq', ?1) "
                          "ON CONFLICT(name) DO UPDATE SET value = ?1"),
         journal_(std::move(journal)) {
+    identity_ = read_identity(db_);
     if (journal_) take_over_journal();
     char id[17];
     std::snprintf(id, sizeof id, "%016llx",
@@ -598,6 +614,8 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   }
 
   // UsageLedger
+  const StoreIdentity& identity() const { return identity_; }
+
   const std::string& instance_id() const override { return instance_id_; }
   std::unordered_map<int64_t, int64_t> load_counts(std::string_view period) override {
     return load_per_key(ledger_counts_, period);
@@ -783,11 +801,15 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
 
   // What a process killed since its last flush left in the journal goes into the database,
   // once: the records above the sequence number the database last took.
+  // A record damaged inside the run is passed over, counted and logged with its offset;
+  // the records after it are taken.
   void take_over_journal() {
     std::lock_guard lock(mu_);
     const uint64_t taken = journal_seq();
-    const std::vector<JournalRecord> records = journal_->read_after(taken);
+    const UsageJournal::Run run = journal_->read_run(taken);
+    const std::vector<JournalRecord>& records = run.records;
     journal_->continue_after(taken);
+    report_damage(run);
     if (!records.empty()) {
       Transaction tx(db_, Transaction::Write);
       for (const JournalRecord& r : records)
@@ -798,6 +820,27 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
     }
     clear_journal();
   }
+  void report_damage(const UsageJournal::Run& run) const {
+    const std::string file = usage_journal_file(file_.parent_path()).string();
+    if (!run.damaged.empty()) {
+      metrics::journal_records_damaged.inc(run.damaged.size());
+      std::string offsets;
+      for (size_t i = 0; i < run.damaged.size() && i < kOffsetsLogged; ++i)
+        offsets += (i == 0 ? "" : ",") + std::to_string(run.damaged[i]);
+      if (run.damaged.size() > kOffsetsLogged) offsets += ",…";
+      log::error("usage journal: records failed their check and were skipped; their usage is lost",
+                 {{"file", file},
+                  {"skipped", std::to_string(run.damaged.size())},
+                  {"offsets", offsets},
+                  {"record_bytes", std::to_string(UsageJournal::kRecordBytes)}});
+    }
+    if (run.cut_short)
+      log::info(
+          "usage journal: its last record failed its check (a write cut short by the stop; "
+          "its group was not acknowledged) and was not taken",
+          {{"file", file}, {"offset", std::to_string(*run.cut_short)}});
+  }
+  static constexpr size_t kOffsetsLogged = 20;
   uint64_t journal_seq() {
     Statement::Use use(journal_seq_);
     return use.step() ? static_cast<uint64_t>(use.integer(0)) : 0;
@@ -851,6 +894,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   // (key id, period) → units appended to the journal since the database last took them.
   std::map<std::pair<int64_t, std::string>, int64_t> journaled_;
   std::string instance_id_;
+  StoreIdentity identity_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
 };
@@ -870,6 +914,54 @@ void create_data_dir(const std::filesystem::path& data_dir) {
     throw StoreError("cannot create the data directory " + data_dir.string() + ": " + ec.message());
 }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+// Every open of a data directory's store starts here (store_directory.hpp): refused, or the
+// database is there afterwards, created (with the directory's marker) before any other
+// file of the store, so that a failed first start leaves no sign of use behind.
+void prepare_store(const std::filesystem::path& data_dir, NewStore new_store) {
+  create_data_dir(data_dir);
+  const StoreOpening opening = check_store_directory(data_dir, new_store);
+  if (!opening.create) return;
+  set_aside(opening.set_aside);
+  Database db(sqlite_store_file(data_dir), /*create=*/true);
+  const StoreIdentity identity = read_identity(configure(db));
+  record_store_identity(data_dir, identity);
+  if (opening.earlier_use.empty() && opening.set_aside.empty()) {
+    log::info("new store created",
+              {{"data_dir", data_dir.string()}, {"store", describe_store(identity)}});
+    return;
+  }
+  std::vector<std::string> set_aside_names;
+  for (const auto& f : opening.set_aside) set_aside_names.push_back(f.filename().string());
+  log::warn("new, empty store created on purpose (--new-store) in a data directory used before",
+            {{"data_dir", data_dir.string()},
+             {"store", describe_store(identity)},
+             {"earlier_use", joined(opening.earlier_use)},
+             {"renamed_aside", joined(set_aside_names)}});
+}
+
+// Once a store is open: the directory's marker names it.
+void mark_directory(const std::filesystem::path& data_dir, const StoreIdentity& identity) {
+  switch (record_store_identity(data_dir, identity)) {
+    case MarkerChange::None:
+      break;
+    case MarkerChange::Written:
+      log::info("store marker written", {{"file", store_marker_file(data_dir).string()},
+                                         {"store", describe_store(identity)}});
+      break;
+    case MarkerChange::Rewritten:
+      log::warn(
+          "store marker rewritten: it was unreadable, or the database predates store ids",
+          {{"file", store_marker_file(data_dir).string()}, {"store", describe_store(identity)}});
+      break;
+  }
+}
+
 // A ledger and the lock that makes it this process's alone (flock on a file beside the
 // database, released when the process ends, however it ends).
 class LockedLedger final : public UsageLedger {
@@ -886,6 +978,7 @@ class LockedLedger final : public UsageLedger {
                        "needs a data directory of its own");
     }
     store_ = std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+    mark_directory(data_dir, store_->identity());
   }
   ~LockedLedger() override {
     store_.reset();
@@ -911,13 +1004,17 @@ class LockedLedger final : public UsageLedger {
 
 }  // namespace
 
-std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir) {
-  create_data_dir(data_dir);
-  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir,
+                                                NewStore new_store) {
+  prepare_store(data_dir, new_store);
+  auto store = std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
+  mark_directory(data_dir, store->identity());
+  return store;
 }
 
-std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir) {
-  create_data_dir(data_dir);
+std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir,
+                                                            NewStore new_store) {
+  prepare_store(data_dir, new_store);
   std::unique_ptr<UsageJournal> journal =
       UsageJournal::open_exclusive(usage_journal_file(data_dir));
   if (!journal)
@@ -928,11 +1025,15 @@ std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesyste
   else if (!journal->mapped())
     log::warn("usage journal written by system calls, not through a mapping (slower)",
               {{"file", usage_journal_file(data_dir).string()}, {"writes", journal->write_mode()}});
-  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
+  auto store =
+      std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
+  mark_directory(data_dir, store->identity());
+  return store;
 }
 
-std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir) {
-  create_data_dir(data_dir);
+std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir,
+                                               NewStore new_store) {
+  prepare_store(data_dir, new_store);
   return std::make_unique<LockedLedger>(data_dir);
 }
 

@@ -59,6 +59,11 @@ bool decode(const unsigned char* in, JournalRecord& r) {
   return true;
 }
 
+bool is_zeros(const unsigned char* record) {
+  return std::all_of(record, record + UsageJournal::kRecordBytes,
+                     [](unsigned char b) { return b == 0; });
+}
+
 std::string failure(const char* what) {
   return std::string("usage journal: ") + what + ": " + std::strerror(errno);
 }
@@ -78,9 +83,9 @@ std::unique_ptr<UsageJournal> UsageJournal::open_exclusive(const std::filesystem
     return nullptr;
   }
   std::unique_ptr<UsageJournal> journal(new UsageJournal(fd));
-  const std::vector<JournalRecord> run = journal->read_after(0);
-  if (!run.empty()) journal->last_seq_ = run.back().seq;
-  journal->size_ = run.size() * kRecordBytes;
+  const Run run = journal->read_run(0);
+  if (!run.records.empty()) journal->last_seq_ = run.records.back().seq;
+  journal->size_ = run.end;
   if (writes == Writes::MappedWhereSafe) journal->map_for_writes();
   return journal;
 }
@@ -125,16 +130,23 @@ UsageJournal::~UsageJournal() {
   ::close(fd_);  // releases the flock
 }
 
-// The run from the start: records that pass their check, each numbered above the one
-// before. clear() zeroes the run it ends, so what follows a run is zeros, the end of the
-// file, or (a kill in the middle of a clear) records of the run before, which the database
-// already holds: each of those is numbered below the new run, since a new run is numbered
-// after what the database took.
-std::vector<JournalRecord> UsageJournal::read_after(uint64_t after) const {
-  std::vector<JournalRecord> out;
+// The run from the start: records numbered each above the one before. clear() zeroes the
+// run it ends, so what follows a run is zeros, the end of the file, or (a kill in the
+// middle of a clear) records of the run before, which the database already holds: each of
+// those is numbered below the new run, since a new run is numbered after what the
+// database took. A record that fails its check is held back until the next record that
+// passes shows whether the run goes on past it (then it was damaged inside the run) or
+// ends there (then it was the last write, cut short).
+UsageJournal::Run UsageJournal::read_run(uint64_t after) const {
+  Run run;
+  std::vector<uint64_t> failed;  // since the last record that passed
   std::array<unsigned char, kRecordBytes * 256> buf;
   uint64_t offset = 0;
   uint64_t previous = 0;
+  const auto end_of_run = [&] {
+    if (!failed.empty()) run.cut_short = failed.front();
+    return std::move(run);
+  };
   for (;;) {
     const ssize_t n = ::pread(fd_, buf.data(), buf.size(), static_cast<off_t>(offset));
     if (n < 0) {
@@ -142,15 +154,30 @@ std::vector<JournalRecord> UsageJournal::read_after(uint64_t after) const {
       throw StoreError(failure("read"));
     }
     const size_t whole = static_cast<size_t>(n) / kRecordBytes;
-    for (size_t i = 0; i < whole; ++i) {
+    for (size_t i = 0; i < whole; ++i, offset += kRecordBytes) {
+      const unsigned char* bytes = buf.data() + i * kRecordBytes;
+      if (is_zeros(bytes)) return end_of_run();
       JournalRecord r;
-      if (!decode(buf.data() + i * kRecordBytes, r)) return out;
-      if (r.seq <= previous) return out;  // numbers start at 1
+      if (!decode(bytes, r)) {
+        failed.push_back(offset);
+        continue;
+      }
+      if (r.seq <= previous) return end_of_run();  // numbers start at 1
+      run.damaged.insert(run.damaged.end(), failed.begin(), failed.end());
+      failed.clear();
       previous = r.seq;
-      if (r.seq > after) out.push_back(std::move(r));
+      run.end = offset + kRecordBytes;
+      if (r.seq > after) run.records.push_back(std::move(r));
     }
-    if (static_cast<size_t>(n) < buf.size()) return out;  // the end (or a torn last record)
-    offset += static_cast<uint64_t>(n);
+    if (static_cast<size_t>(n) < buf.size()) {  // the end of the file
+      // Part of a record (a write cut short by a power loss; the mapped file's last bytes,
+      // too few for a record, stay zeros).
+      const unsigned char* tail = buf.data() + whole * kRecordBytes;
+      const unsigned char* file_end = buf.data() + n;
+      if (std::any_of(tail, file_end, [](unsigned char b) { return b != 0; }))
+        failed.push_back(offset);
+      return end_of_run();
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,29 @@ class UsageJournal {
   UsageJournal(const UsageJournal&) = delete;
   UsageJournal& operator=(const UsageJournal&) = delete;
 
-  // The records of the journal's run with a sequence number above `after`, in order. The
-  // run ends at the first record that fails its check (never written, cleared, or torn by
-  // a kill or a power loss) or is not numbered above the one before (left by an earlier
-  // run): nothing after it is owed to the database.
-  std::vector<JournalRecord> read_after(uint64_t after) const;
+  // The journal's run as read_run finds it: the records numbered above `after`, in order,
+  // and where the run held records that failed their check.
+  struct Run {
+    std::vector<JournalRecord> records;
+    // Offsets of records inside the run that failed their check (damaged on disk): a
+    // record numbered above the one before follows them, so they were written and their
+    // groups acknowledged; their usage is lost, and the caller reports it.
+    std::vector<uint64_t> damaged;
+    // Offset of the last record when it fails its check and ends the run (a write cut
+    // short by a kill or a power loss, whose group was never acknowledged, or damage
+    // that cannot be told from one).
+    std::optional<uint64_t> cut_short;
+    // Bytes from the file's start to the end of the run's last record that passed.
+    uint64_t end = 0;
+  };
+  // The run is the records from the file's start whose numbers rise. It ends at a record
+  // of zeros (never written, or cleared), at the file's end, or at a record not numbered
+  // above the one before (left by an earlier run); a record that fails its check is passed
+  // over when a record that continues the run follows it. Nothing after the run is owed
+  // to the database.
+  Run read_run(uint64_t after) const;
+  // read_run's records alone.
+  std::vector<JournalRecord> read_after(uint64_t after) const { return read_run(after).records; }
 
   // Appends a record of each non-zero delta, numbered from last_seq() + 1. False, with the
   // journal as it was, when they cannot all be written (the mapped file is full until the

@@ -39,7 +39,9 @@ class UsageLedger {
 
 // The ledger in <data_dir>/toolcalc.db (table usage_ledger), for this process alone: a
 // second process asking for the same directory's ledger gets a StoreError (two instances
-// shipping as one would count each other's units as their own).
-std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir);
+// shipping as one would count each other's units as their own). The database is checked
+// and created as open_sqlite_store's (store/store_directory.hpp).
+std::unique_ptr<UsageLedger> open_usage_ledger(
+    const std::filesystem::path& data_dir, NewStore new_store = NewStore::OnlyInAnUnusedDirectory);
 
 }  // namespace toolcalc::store

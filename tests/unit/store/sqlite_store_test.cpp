@@ -8,6 +8,7 @@
 #include "accounts/api_key.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
+#include "core/service_metrics.hpp"
 #include "store/account_store.hpp"
 #include "store/usage_journal.hpp"
 #include "store/usage_ledger.hpp"
@@ -409,4 +410,34 @@ TEST(SqliteStore, ASecondServerOnTheDirectoryCommitsDirectly) {
   second->add_usage({{a, "2026-11", 1}});  // the commit that starts the log, after an open
   ASSERT_TRUE(second->add_usage_if_free({{a, "2026-11", 2}}));
   EXPECT_EQ(usage_on_disk(tmp.path(), a), 3);
+}
+
+// One byte flipped in the middle of 40 journaled groups, the server killed: the next one
+// takes the 39 others, counts the damaged record and logs it with its offset.
+TEST(SqliteStore, ADamagedJournalRecordIsSkippedCountedAndLoggedAndTheOthersTaken) {
+  TempDir tmp;
+  const auto journal = store::usage_journal_file(tmp.path());
+  int64_t a = 0;
+  {
+    auto s = store::open_sqlite_store_for_serving(tmp.path());
+    a = *s->create_key(new_key("tc_live_AAAA", 'a'));
+    for (int i = 0; i < 40; ++i) ASSERT_TRUE(s->add_usage_if_free({{a, "2026-11", 1}}));
+    // Gone without a flush, as after kill -9.
+  }
+  {
+    std::fstream f(journal, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(19 * store::UsageJournal::kRecordBytes + 16);  // the twentieth record's units
+    f.put('\x7f');
+  }
+  const uint64_t damaged_before = metrics::journal_records_damaged.value();
+  ::testing::internal::CaptureStderr();
+  auto s = store::open_sqlite_store_for_serving(tmp.path());
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(usage_on_disk(tmp.path(), a), 39);
+  EXPECT_EQ(s->load_usage("2026-11").at(a), 39);
+  EXPECT_EQ(metrics::journal_records_damaged.value() - damaged_before, 1u);
+  EXPECT_NE(log.find("\"level\":\"error\""), std::string::npos) << log;
+  EXPECT_NE(log.find("\"skipped\":\"1\""), std::string::npos) << log;
+  EXPECT_NE(log.find("\"offsets\":\"760\""), std::string::npos) << log;
+  EXPECT_NE(log.find(journal.string()), std::string::npos) << log;
 }

@@ -34,6 +34,15 @@ void write_previous_format(const std::filesystem::path& file) {
   std::filesystem::resize_file(file, 2 * UsageJournal::kRecordBytes);
 }
 
+// Inverts one byte of the file at `offset` (doing it twice restores it).
+void flip_byte(const std::filesystem::path& file, uint64_t offset) {
+  std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(offset));
+  const char c = static_cast<char>(f.get());
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.put(static_cast<char>(~c));
+}
+
 // Sets the file size limit (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it is cut short
 // or fails with EFBIG, as on a full disk) until destroyed.
 class FileSizeLimit {
@@ -90,7 +99,7 @@ TEST_P(UsageJournalWrites, AppendsRecordsAndReadsThemBackInOrder) {
             (SeqAndDelta{{1, 3}, {2, -2}, {3, 5}}));
 }
 
-TEST_P(UsageJournalWrites, ReadingStopsAtATornRecord) {
+TEST_P(UsageJournalWrites, ARecordCutShortAtTheEndIsNotTaken) {
   TempDir tmp;
   const auto file = store::usage_journal_file(tmp.path());
   {
@@ -101,16 +110,87 @@ TEST_P(UsageJournalWrites, ReadingStopsAtATornRecord) {
   std::filesystem::resize_file(file, 3 * UsageJournal::kRecordBytes - 7);
   {
     auto j = UsageJournal::open_exclusive(file, GetParam());
-    EXPECT_EQ(seq_and_delta(j->read_after(0)), (SeqAndDelta{{1, 1}, {2, 2}}));
+    const UsageJournal::Run run = j->read_run(0);
+    EXPECT_EQ(seq_and_delta(run.records), (SeqAndDelta{{1, 1}, {2, 2}}));
+    EXPECT_TRUE(run.damaged.empty());
+    EXPECT_EQ(run.cut_short, 2 * UsageJournal::kRecordBytes);
+  }
+  flip_byte(file, UsageJournal::kRecordBytes + 16);  // the second record's delta
+  auto j = UsageJournal::open_exclusive(file, GetParam());
+  const UsageJournal::Run run = j->read_run(0);
+  // Nothing that passes its check follows the second record: the run ends before it.
+  EXPECT_EQ(seq_and_delta(run.records), (SeqAndDelta{{1, 1}}));
+  EXPECT_TRUE(run.damaged.empty());
+  EXPECT_EQ(run.cut_short, UsageJournal::kRecordBytes);
+  EXPECT_EQ(j->last_seq(), 1u);
+  // The next record is written where the one cut short was.
+  ASSERT_TRUE(j->append({{1, "2026-11", 9}}));
+  EXPECT_EQ(seq_and_delta(j->read_after(0)), (SeqAndDelta{{1, 1}, {2, 9}}));
+}
+
+// One byte flipped in the middle of 40 records (one group each): that record is passed
+// over and reported by its offset, the 39 others are read, and the run still ends where
+// it does.
+TEST_P(UsageJournalWrites, ADamagedRecordInsideTheRunIsSkippedAndTheOthersRead) {
+  TempDir tmp;
+  const auto file = store::usage_journal_file(tmp.path());
+  {
+    auto j = UsageJournal::open_exclusive(file, GetParam());
+    for (int64_t i = 1; i <= 40; ++i) ASSERT_TRUE(j->append({{7, "2026-11", i}}));
+  }
+  const uint64_t twentieth = 19 * UsageJournal::kRecordBytes;
+  for (const size_t byte : {0, 9, 16, 25, 33}) {  // sequence number, key, delta, period, check
+    SCOPED_TRACE(byte);
+    flip_byte(file, twentieth + byte);
+    auto j = UsageJournal::open_exclusive(file, GetParam());
+    const UsageJournal::Run run = j->read_run(0);
+    ASSERT_EQ(run.records.size(), 39u);
+    EXPECT_EQ(run.records[18].seq, 19u);
+    EXPECT_EQ(run.records[19].seq, 21u);
+    EXPECT_EQ(run.records.back().seq, 40u);
+    EXPECT_EQ(run.damaged, std::vector<uint64_t>{twentieth});
+    EXPECT_FALSE(run.cut_short);
+    EXPECT_EQ(j->last_seq(), 40u);
+    EXPECT_EQ(j->read_after(30).size(), 10u);
+    flip_byte(file, twentieth + byte);  // back as it was written
+  }
+  // Appends go on after the run, not over its records.
+  auto j = UsageJournal::open_exclusive(file, GetParam());
+  flip_byte(file, twentieth + 3);
+  ASSERT_TRUE(j->append({{7, "2026-11", 41}}));
+  const UsageJournal::Run run = j->read_run(39);
+  EXPECT_EQ(seq_and_delta(run.records), (SeqAndDelta{{40, 40}, {41, 41}}));
+  EXPECT_EQ(run.damaged, std::vector<uint64_t>{twentieth});
+}
+
+// Damaged records in a row, and one at the file's start, are each passed over; a record of
+// zeros still ends the run (nothing after it is the run's).
+TEST_P(UsageJournalWrites, DamagedRecordsInARowOrFirstAreSkippedAndZerosEndTheRun) {
+  TempDir tmp;
+  const auto file = store::usage_journal_file(tmp.path());
+  {
+    auto j = UsageJournal::open_exclusive(file, GetParam());
+    for (int64_t i = 1; i <= 6; ++i) ASSERT_TRUE(j->append({{7, "2026-11", i}}));
+  }
+  constexpr uint64_t R = UsageJournal::kRecordBytes;
+  flip_byte(file, 0 * R + 5);
+  flip_byte(file, 2 * R + 5);
+  flip_byte(file, 3 * R + 20);
+  {
+    const UsageJournal::Run run = UsageJournal::open_exclusive(file, GetParam())->read_run(0);
+    EXPECT_EQ(seq_and_delta(run.records), (SeqAndDelta{{2, 2}, {5, 5}, {6, 6}}));
+    EXPECT_EQ(run.damaged, (std::vector<uint64_t>{0, 2 * R, 3 * R}));
   }
   {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(UsageJournal::kRecordBytes + 16);  // the second record's delta
-    f.put('\x7f');
+    f.seekp(static_cast<std::streamoff>(4 * R));
+    const std::string zeros(R, '\0');
+    f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
   }
-  auto j = UsageJournal::open_exclusive(file, GetParam());
-  EXPECT_EQ(seq_and_delta(j->read_after(0)), (SeqAndDelta{{1, 1}}));
-  EXPECT_EQ(j->last_seq(), 1u);
+  const UsageJournal::Run run = UsageJournal::open_exclusive(file, GetParam())->read_run(0);
+  EXPECT_EQ(seq_and_delta(run.records), (SeqAndDelta{{2, 2}}));
+  EXPECT_EQ(run.damaged, std::vector<uint64_t>{0});
+  EXPECT_EQ(run.cut_short, 2 * R);  // the two damaged ones before the zeros end the run
 }
 
 TEST_P(UsageJournalWrites, ClearEndsTheRunAndNumbersGoOn) {
