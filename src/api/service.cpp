@@ -127,7 +127,10 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
   run_or_answer_failure(ctx, [&] { answered = answer_uncounted(ctx) || answer_admin(ctx); });
-  if (answered) return end_request(ctx);  // counted nothing: ends now
+  if (answered) {  // counted nothing: ends now
+    res.uncounted = true;
+    return end_request(ctx);
+  }
   identify_caller(ctx);
   ctx.done = std::move(done);
 
