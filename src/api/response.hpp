@@ -68,6 +68,11 @@ struct Response {
   // The request id of meta.request_id and X-Request-ID, written to the access log.
   std::string request_id;
   std::string key_prefix;  // for the access log (never a key, a hash or a body)
+  // Answered without a caller's rate window (Service::answer_uncounted: CORS preflight,
+  // health, readiness, metrics, the playground's files, /llms.txt; the admin API). The
+  // transport lets such requests keep a connection open only within the keep-alive wait
+  // the last counted one began (docs/api.md, "HTTP transport").
+  bool uncounted = false;
 
   // Back to a fresh response, keeping the capacity of its strings and header list: a
   // connection reuses one Response for all its requests.
@@ -81,6 +86,7 @@ struct Response {
     content_type = "application/json; charset=utf-8";
     request_id.clear();
     key_prefix.clear();
+    uncounted = false;
   }
 
   std::size_t body_size() const { return body_prefix.size() + body.size(); }

@@ -131,7 +131,10 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   run_or_answer_failure(ctx, [&] {
     answered = refuse_foreign_host(ctx) || answer_uncounted(ctx) || answer_admin(ctx);
   });
-  if (answered) return end_request(ctx);  // counted nothing: ends now
+  if (answered) {  // counted nothing: ends now
+    res.uncounted = true;
+    return end_request(ctx);
+  }
   identify_caller(ctx);
   ctx.done = std::move(done);
 

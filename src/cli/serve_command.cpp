@@ -137,6 +137,7 @@ void serve(const ServeFlags& flags) {
   options.port = config.port;
   options.threads = config.threads;
   options.max_connections = config.max_connections;
+  options.max_connections_per_address = config.max_connections_per_address;
   options.read_timeout_s = config.read_timeout_s;
   options.idle_timeout_s = config.idle_timeout_s;
   options.shutdown_grace_s = config.shutdown_grace_s;

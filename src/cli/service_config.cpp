@@ -56,6 +56,7 @@ constexpr Setting kSettings[] = {
     {"server", "threads", Kind::Integer},
     {"server", "base_path", Kind::String},
     {"server", "max_connections", Kind::Integer},
+    {"server", "max_connections_per_address", Kind::Integer},
     {"server", "read_timeout_s", Kind::Integer},
     {"server", "idle_timeout_s", Kind::Integer},
     {"server", "shutdown_grace_s", Kind::Integer},
@@ -283,6 +284,8 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "server", "threads", config.threads, 0, 256);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
     read_int(*s, "server", "max_connections", config.max_connections, 1, 1'000'000);
+    read_int(*s, "server", "max_connections_per_address", config.max_connections_per_address, 0,
+             1'000'000);
     read_int(*s, "server", "read_timeout_s", config.read_timeout_s, 1, 3600);
     read_int(*s, "server", "idle_timeout_s", config.idle_timeout_s, 1, 3600);
     read_int(*s, "server", "shutdown_grace_s", config.shutdown_grace_s, 0, 3600);

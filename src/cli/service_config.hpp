@@ -22,6 +22,9 @@ struct ServiceConfig {
   int threads = 0;        // 0: one per core
   std::string base_path;  // "" or "/api"; no trailing slash
   size_t max_connections = 4096;
+  // The most connections one client address (an IPv6 client's /64) may hold; 0: no limit.
+  // Behind a proxy every client has the proxy's address (docs/deploy.md).
+  size_t max_connections_per_address = 256;
   int read_timeout_s = 10;  // a request's headers (and then its body) must arrive in this time
   int idle_timeout_s = 30;  // keep-alive connection with no request is closed after this
   int shutdown_grace_s = 10;

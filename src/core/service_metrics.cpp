@@ -23,6 +23,10 @@ Counter connections_accepted{"toolcalc_connections_accepted_total",
 Counter connections_refused{
     "toolcalc_connections_refused_total",
     "Connections answered 503 SERVER_BUSY and closed because server.max_connections were open."};
+Counter connections_refused_per_address{
+    "toolcalc_connections_refused_per_address_total",
+    "Connections answered 503 SERVER_BUSY and closed because their address already held "
+    "server.max_connections_per_address."};
 
 Counter store_round_trips{"toolcalc_store_round_trips_total",
                           "Round trips to the accounts store: SQLite statements or transactions, "

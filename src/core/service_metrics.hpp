@@ -10,6 +10,8 @@ namespace toolcalc::metrics {
 extern UpDownGauge connections_open;
 extern Counter connections_accepted;
 extern Counter connections_refused;  // over server.max_connections: 503 SERVER_BUSY, closed
+// Over server.max_connections_per_address: 503 SERVER_BUSY, closed.
+extern Counter connections_refused_per_address;
 
 // store/: round trips to the accounts store (SQLite statements or transactions, Redis
 // command batches) and failed ones; accounts/: whether the shared store answered the

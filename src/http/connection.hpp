@@ -47,10 +47,19 @@ struct ConnectionState {
   // in-memory stream of the HTTP fuzzer has no sweeper.
   int64_t deadline_ns = 0;
 
+  // When the keep-alive wait for the next request ends. Only a counted request (one checked
+  // against a caller's rate window) starts a new wait; an uncounted one (api::Response::
+  // uncounted) is answered within the wait already running, so that a client sending
+  // only CORS preflights or health checks cannot hold a connection open at no cost.
+  int64_t idle_until_ns = 0;
+
   // On the coarse monotonic clock (core/clock.hpp), as the sweep reads it: timeouts are
   // whole seconds and the sweep runs every 100 ms.
   void set_deadline(int seconds) {
     deadline_ns = coarse_monotonic_ns() + static_cast<int64_t>(seconds) * 1'000'000'000;
+  }
+  void renew_idle(int seconds) {
+    idle_until_ns = coarse_monotonic_ns() + static_cast<int64_t>(seconds) * 1'000'000'000;
   }
 };
 
@@ -260,6 +269,14 @@ inline bool keeps_alive(const ConnectionState& state, bool requested) {
   return requested && !state.stopping.load(std::memory_order_relaxed) && !state.service.draining();
 }
 
+// An uncounted answer that finds the keep-alive wait over closes the connection
+// (ConnectionState::idle_until_ns), telling the client with `Connection: close` rather
+// than leaving it to the deadline sweep, which could race the client's next request.
+// Counted answers pay one branch.
+inline bool idle_wait_over(const ConnectionState& state, const api::Response& response) {
+  return response.uncounted && coarse_monotonic_ns() >= state.idle_until_ns;
+}
+
 // --- answering it -------------------------------------------------------------------------
 
 // Hands the request to the API. True when the response is complete; false when it waits
@@ -333,7 +350,8 @@ net::awaitable<void> park_until_answered(Stream& stream, Exchange& x) {
 }
 
 // Serves requests on `stream` until the client closes, a deadline passes, keep-alive ends
-// or the server stops. One request: wait for bytes (idle timeout), read it (read timeout,
+// or the server stops. One request: wait for bytes (idle timeout, from the last counted
+// answer: ConnectionState::idle_until_ns), read it (read timeout,
 // restarted when the header is complete), answer, send (write timeout). The asynchronous
 // steps are awaited only when they cannot complete at once.
 template <class Stream>
@@ -342,11 +360,15 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   const ServerOptions& o = state.options;
   Exchange x;
   const AnswerSite<Stream> site{state, stream, x};
+  state.renew_idle(o.idle_timeout_s);
   for (;;) {
     state.idle = true;
     if (state.stopping.load(std::memory_order_relaxed)) break;
     if (x.buffer.size() == 0) {
-      state.set_deadline(o.idle_timeout_s);
+      // The wait restarts after a counted answer (and before the first request: a fresh
+      // Response is not uncounted), not after an uncounted one.
+      if (!x.response.uncounted) state.renew_idle(o.idle_timeout_s);
+      state.deadline_ns = state.idle_until_ns;
       auto [rec, n] = co_await stream.async_read_some(x.buffer.prepare(kReadSize), use_tuple);
       if (rec) break;
       x.buffer.commit(n);
@@ -368,7 +390,9 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
         // Nothing more from the client: `done` sends the answer, the coroutine reads on.
         x.by_done.expected = true;
         x.by_done.keep_alive = read.keep_alive;
-        state.set_deadline(o.idle_timeout_s);
+        // An answer that waits was counted: the keep-alive wait restarts.
+        state.renew_idle(o.idle_timeout_s);
+        state.deadline_ns = state.idle_until_ns;
         auto [rec, n] = co_await stream.async_read_some(x.buffer.prepare(kReadSize), use_tuple);
         if (!rec) x.buffer.commit(n);
         // Read or cancelled: the answer is out, or it is awaited before anything else (the
@@ -386,7 +410,8 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
       if (!x.answered) co_await park_until_answered(stream, x);
     }
 
-    const bool keep_alive = keeps_alive(state, read.keep_alive);
+    const bool keep_alive =
+        keeps_alive(state, read.keep_alive) && !idle_wait_over(state, x.response);
     auto rest = send_now(stream, x, keep_alive);
     if (!rest) break;
     if (beast::buffer_bytes(*rest) > 0 && !co_await send_rest(state, stream, *rest)) break;

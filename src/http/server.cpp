@@ -71,6 +71,10 @@ struct Server::Impl {
   std::condition_variable stop_cv;
   bool finished = false;
   std::optional<net::steady_timer> drain_timer;  // on the first worker's context
+  // When the refusals over server.max_connections_per_address were last logged (steady
+  // clock, ns; 0: never): a flood of them is one line a minute.
+  std::atomic<int64_t> last_address_cap_log_ns{0};
+  static constexpr int64_t kAddressCapLogInterval = int64_t{60} * 1'000'000'000;
 
   Impl(api::Service& service, ServerOptions options) : shared{service, std::move(options)} {}
 
@@ -84,9 +88,10 @@ struct Server::Impl {
   net::awaitable<void> accept_loop(Worker& worker) {
     boost::system::error_code ec;
     worker.acceptor->non_blocking(true, ec);  // the draining accepts below never block
+    tcp::endpoint peer;  // from accept's own result: no getpeername(2) per connection
     for (;;) {
       auto [aec, socket] =
-          co_await worker.acceptor->async_accept(net::as_tuple(net::use_awaitable));
+          co_await worker.acceptor->async_accept(peer, net::as_tuple(net::use_awaitable));
       if (shared.stopping.load()) co_return;
       if (aec) {
         if (aec == net::error::operation_aborted) co_return;
@@ -98,12 +103,12 @@ struct Server::Impl {
         co_await pause.async_wait(net::as_tuple(net::use_awaitable));
         continue;
       }
-      admit(worker, std::move(socket));
+      admit(worker, std::move(socket), peer);
       for (int n = 1; n < kAcceptBatch; ++n) {
         tcp::socket next(worker.ioc);
-        worker.acceptor->accept(next, ec);
+        worker.acceptor->accept(next, peer, ec);
         if (ec) break;  // would_block: none left; an error: the next async_accept reports it
-        admit(worker, std::move(next));
+        admit(worker, std::move(next), peer);
       }
     }
   }
@@ -136,22 +141,55 @@ struct Server::Impl {
     return fd >= 0;
   }
 
-  // A session for an accepted connection, or 503 SERVER_BUSY over the cap.
-  void admit(Worker& worker, tcp::socket socket) {
+  // A session for an accepted connection, or 503 SERVER_BUSY over a cap: the address's
+  // (checked first, so that an address over its own cap takes nothing from the others),
+  // then the server's.
+  void admit(Worker& worker, tcp::socket socket, const tcp::endpoint& peer) {
     metrics::connections_accepted.inc();
     if (worker.shedding) {
       worker.shedding = false;
       log::warn("accepting connections again", {{"shed_connections", std::to_string(worker.shed)}});
       worker.shed = 0;
     }
+    const uint64_t address = address_key(peer.address());
+    if (!shared.per_address.try_open(address)) return refuse_over_address_cap(socket, peer);
     if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
       shared.open_connections.fetch_sub(1);
+      shared.per_address.close(address);
       metrics::connections_refused.inc();
       net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
       return;
     }
-    net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket)),
+    net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket), peer, address),
                   log_escaped_exception);
+  }
+
+  // 503 SERVER_BUSY, as nginx's limit_conn answers by default (limit_conn_status), written
+  // at once without reading the request, then closed: no session, no timer, so that an
+  // address opening connections in a loop costs little more than the accepts. The answer
+  // is a few hundred bytes, which a fresh connection's send buffer always takes; a client
+  // that already sent its request may see a reset instead, as at the server's cap.
+  void refuse_over_address_cap(tcp::socket& socket, const tcp::endpoint& peer) {
+    metrics::connections_refused_per_address.inc();
+    const int64_t now = coarse_monotonic_ns();
+    int64_t logged = last_address_cap_log_ns.load(std::memory_order_relaxed);
+    if ((logged == 0 || now - logged >= kAddressCapLogInterval) &&
+        last_address_cap_log_ns.compare_exchange_strong(logged, now))
+      log::warn(
+          "an address holds server.max_connections_per_address: its new connections "
+          "are answered 503 (logged at most once a minute; behind a proxy, every client "
+          "has the proxy's address)",
+          {{"max_connections_per_address",
+            std::to_string(shared.options.max_connections_per_address)}});
+    const api::Response r = shared.service.transport_error(
+        {ErrorCode::ServerBusy, "too many open connections from this address; retry shortly", {}},
+        peer.address().to_string());
+    std::string out;
+    write_response(out, r, 11, false);
+    (void)::send(socket.native_handle(), out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    boost::system::error_code ec;
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
   }
 
   // Cancels the pending operation of every session past its deadline (ConnectionState::

@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP/1.1 front on Boost.Beast (DESIGN.md): one io_context per thread, each with
 // its own SO_REUSEPORT acceptor, coroutine sessions with keep-alive and pipelining,
-// header/body limits, timeouts, a connection cap and a graceful stop.
+// header/body limits, timeouts, a connection cap (in all and per address) and a graceful
+// stop.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,8 +18,11 @@ struct ServerOptions {
   uint16_t port = 8080;  // 0: any free port (see Server::port())
   int threads = 1;
   size_t max_connections = 4096;
+  // The most one client address (an IPv6 client's /64) may hold; one more is answered 503
+  // SERVER_BUSY and closed (http/address_connections.hpp). 0: no limit.
+  size_t max_connections_per_address = 256;
   int read_timeout_s = 10;  // headers, then body, must each arrive within this
-  int idle_timeout_s = 30;  // keep-alive wait for the next request
+  int idle_timeout_s = 30;  // keep-alive wait for the next counted request
   int write_timeout_s = 10;
   int shutdown_grace_s = 10;  // in-flight requests get this long to finish on stop
   // On stop, serve on (readiness 503, no keep-alive) this long before closing the listener.

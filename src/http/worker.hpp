@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <list>
 #include <optional>
+#include <utility>
 
+#include "http/address_connections.hpp"
 #include "http/server.hpp"
 
 namespace toolcalc::http {
@@ -47,13 +49,19 @@ struct Worker {
 inline constexpr auto kDeadlineSweepInterval = std::chrono::milliseconds(100);
 
 struct SharedState {
+  SharedState(api::Service& s, ServerOptions o)
+      : service(s), options(std::move(o)), per_address(options.max_connections_per_address) {}
+
   api::Service& service;
   ServerOptions options;
   std::atomic<bool> stopping{false};
   std::atomic<size_t> open_connections{0};
+  AddressConnections per_address;  // counted at accept and close, across the workers
 };
 
-net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket socket);
+// `address`: the peer's address_key, which the session gives back to per_address at its end.
+net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket socket,
+                                 tcp::endpoint peer, uint64_t address);
 // Answers 503 SERVER_BUSY on a connection over the cap, then closes it.
 net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket);
 

@@ -43,6 +43,7 @@ pytestmark = [
 LOAD_TOML = f"""\
 [server]
 access_log = false
+max_connections_per_address = 0  # wrk's {CONNECTIONS} connections all come from 127.0.0.1
 
 [plans.hot]
 rate_per_minute = {HOT_RATE}

@@ -177,3 +177,63 @@ def test_https_through_the_shipped_nginx_front(start_server, tmp_path, config_fi
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_nginx_front_limits_requests_in_flight_per_client(tmp_path):
+    """The front's limit_conn (toolcalc behind it sees only nginx's address, so the front
+    limits each client): with the limit rewritten from 256 to 1, and an upstream that
+    accepts and never answers, a second request from the same address while the first is
+    in flight is answered 503 SERVER_BUSY in toolcalc's envelope, with Retry-After: 1."""
+    conf = DEPLOY_CONF.read_text()
+    assert "limit_conn toolcalc_per_client 256;" in conf
+    conf = conf.replace("limit_conn toolcalc_per_client 256;", "limit_conn toolcalc_per_client 1;")
+    upstream = socket.socket()
+    upstream.bind(("127.0.0.1", 0))
+    upstream.listen(8)
+    tls_dir = tmp_path / "nginx"
+    tls_dir.mkdir()
+    pem_key, pem_cert = self_signed(tls_dir)
+    https_port, http_port = free_port(), free_port()
+    proc = start_nginx(tls_dir, rewrite(conf, https_port, http_port,
+                                        upstream.getsockname()[1], pem_key, pem_cert))
+    ctx = ssl.create_default_context(cafile=str(pem_cert))
+    opened = []
+
+    def send_health():
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                raw = socket.create_connection(("127.0.0.1", https_port), timeout=10)
+                break
+            except ConnectionRefusedError:
+                assert proc.poll() is None, proc.stderr.read().decode()
+                assert time.monotonic() < deadline, "nginx did not listen within 15 s"
+                time.sleep(0.05)
+        tls = ctx.wrap_socket(raw, server_hostname="127.0.0.1")
+        opened.append(tls)
+        tls.sendall(b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        return tls
+
+    try:
+        send_health()
+        held, _ = upstream.accept()  # the first request is in flight: nginx passed it on
+        opened.append(held)
+        second = send_health()
+        answer = b""
+        while b"}}" not in answer:
+            chunk = second.recv(4096)
+            assert chunk, answer
+            answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 "), head
+        assert b"\r\nRetry-After: 1" in head, head
+        envelope = json.loads(body)
+        assert envelope["ok"] is False
+        assert envelope["error"] == {"code": "SERVER_BUSY", "message":
+                                     "too many open connections from this address; retry shortly"}
+    finally:
+        for s in opened:
+            s.close()
+        upstream.close()
+        proc.terminate()
+        proc.wait(timeout=10)

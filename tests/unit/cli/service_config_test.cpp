@@ -35,6 +35,7 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(c.host, "0.0.0.0");
   EXPECT_EQ(c.port, 8080);
   EXPECT_EQ(c.max_connections, 4096u);
+  EXPECT_EQ(c.max_connections_per_address, 256u);
   EXPECT_EQ(c.usage_flush_interval_ms, 1000);
   EXPECT_TRUE(c.acknowledge_after_commit);
   EXPECT_EQ(c.data_dir, "var");
@@ -54,6 +55,8 @@ TEST(ServiceConfig, TheShippedConfigIsTheDefaults) {
   EXPECT_EQ(shipped.port, defaults.port);
   EXPECT_EQ(shipped.read_timeout_s, defaults.read_timeout_s);
   EXPECT_EQ(shipped.idle_timeout_s, defaults.idle_timeout_s);
+  EXPECT_EQ(shipped.max_connections, defaults.max_connections);
+  EXPECT_EQ(shipped.max_connections_per_address, defaults.max_connections_per_address);
   EXPECT_EQ(shipped.analysis_threads, defaults.analysis_threads);
   EXPECT_EQ(shipped.access_log_buffer_kb, defaults.access_log_buffer_kb);
   EXPECT_EQ(shipped.access_log_flush_ms, defaults.access_log_flush_ms);
@@ -135,6 +138,21 @@ TEST(ServiceConfig, AnalysisThreads) {
   EXPECT_NE(load_error("[server]\nanalysis_threads = -1\n").find("analysis_threads"),
             std::string::npos);
   EXPECT_NE(load_error("[server]\nanalysis_threads = 257\n").find("analysis_threads"),
+            std::string::npos);
+}
+
+TEST(ServiceConfig, MaxConnectionsPerAddress) {
+  EXPECT_EQ(cli::load_service_config(write_config("[server]\nmax_connections_per_address = 8\n"))
+                .max_connections_per_address,
+            8u);
+  EXPECT_EQ(cli::load_service_config(write_config("[server]\nmax_connections_per_address = 0\n"))
+                .max_connections_per_address,
+            0u);
+  EXPECT_NE(load_error("[server]\nmax_connections_per_address = -1\n")
+                .find("server.max_connections_per_address must be an integer from 0"),
+            std::string::npos);
+  EXPECT_NE(load_error("[server]\nmax_connections_per_address = 1000001\n")
+                .find("server.max_connections_per_address"),
             std::string::npos);
 }
 
