@@ -103,30 +103,37 @@ def test_a_flooding_key_waits_for_its_own_work_not_another_keys(start_server, tm
 
 
 def test_the_refusal_names_the_keys_limit(start_server, tmp_path, config_file):
-    """With server.analyses_per_key = 1, a key's second analysis while its first runs is 429
-    TOO_MANY_ANALYSES naming the limit, its units given back; another key is still served."""
+    """With server.analyses_per_key = 1, a key's analysis while another of its own runs is
+    429 TOO_MANY_ANALYSES naming the limit, with Retry-After: 1; another key is served."""
     data = tmp_path / "limit1"
     key_a = create_key(data, config_file, "big", label="one")
     key_b = create_key(data, config_file, "big", label="other")
     server = start_server(data_dir=data, env={"TOOLCALC_SERVER_ANALYSES_PER_KEY": "1"})
     c = Client(server, {"main": key_a}, accounts=True)
-    holder = threading.Thread(
-        target=lambda: post(requests.Session(), server.port, BATTERY + "/tolerance", HEAVY, key_a))
-    used_before = c.get("/v1/me", key=key_a).json()["result"]["quota"]["used"]
+    stop = threading.Event()
+
+    def hold():  # key A's heavy analyses, back to back (bounded: 60 s)
+        s = requests.Session()
+        deadline = time.monotonic() + 60
+        while not stop.is_set() and time.monotonic() < deadline:
+            post(s, server.port, BATTERY + "/tolerance", HEAVY, key_a)
+        s.close()
+
+    holder = threading.Thread(target=hold)
     refused = None
     holder.start()
     try:
-        # Retry until the holder's analysis is in the pool (at most ~10 s).
-        for _ in range(200):
+        for _ in range(1000):  # until one lands while A's heavy analysis runs (~ms apart)
             r = c.post(DIVIDER + "/tolerance", SMALL, key=key_a)
             if r.status_code == 429:
                 refused = r
                 break
-            time.sleep(0.05)
+            time.sleep(0.01)
         other = c.post(DIVIDER + "/tolerance", SMALL, key=key_b)
     finally:
-        holder.join(timeout=60)
-    assert refused is not None, "the key's second analysis was never refused"
+        stop.set()
+        holder.join(timeout=90)
+    assert refused is not None, "the key's analysis was never refused beside its own"
     err = check_error(refused, 429, "TOO_MANY_ANALYSES", True, tool_version=DIVIDER_VERSION)
     assert "already has 1 analysis waiting or running" in err["message"], err
     assert header_int(refused, "Retry-After") == 1
