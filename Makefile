@@ -127,6 +127,18 @@ clean:
 bench:
 	./bench/run.sh
 
+# The cost class of each tool's analyses (docs/analysis.md, "What an analysis costs"),
+# measured on this machine: writes src/catalog/analysis_cost_table.cpp and prints the price
+# list for docs/analysis.md. Run it on a quiet machine when a tool is added or changed.
+.PHONY: analysis-costs
+analysis-costs: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target analysis_costs
+	$(BUILD_DIR)/analysis_costs --markdown $(BUILD_DIR)/analysis-costs.md \
+	  > src/catalog/analysis_cost_table.cpp.new
+	mv src/catalog/analysis_cost_table.cpp.new src/catalog/analysis_cost_table.cpp
+	clang-format -i src/catalog/analysis_cost_table.cpp
+	cat $(BUILD_DIR)/analysis-costs.md
+
 # Fuzzing and sanitizers (docs/reliability.md). `make fuzz`: the libFuzzer targets
 # of fuzz/, built with clang under ASan+UBSan in build-fuzz; each replays its saved crashes
 # (fuzz/regressions/) then fuzzes for FUZZ_SECONDS on a copy of its seed corpus.

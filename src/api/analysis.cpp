@@ -2,9 +2,10 @@
 // MCP's tolerance_analysis and solve_for_input: the body is checked on the thread that read
 // it (api/tolerance_request, api/solve_request: 400), the quota units of the evaluations
 // are reserved (429), the analysis runs (src/analysis) on the analysis pool when the thread
-// runs an event loop, else right here, and its answer is written on the reading thread:
-// 200 keeps the units of the evaluations made and gives back the rest; 422 and 500 give
-// back every unit.
+// runs an event loop (its place there taken fairly between keys: 429 TOO_MANY_ANALYSES for a
+// key at its own limit, 503 SERVER_BUSY when the pool's queue is full), else right here, and its
+// answer is written on the reading thread: 200 keeps the units of the evaluations made and gives
+// back the rest; 422 and 500 give back every unit.
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -147,18 +148,21 @@ bool Service::prepare_solve(Context&, const catalog::RegisteredTool& tool, std::
 }
 
 bool Service::reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error) {
-  const int64_t units = analysis_quota_units(job.evaluations);
+  const int64_t cost_class = job.tool->analysis_cost_class;
+  const int64_t units = analysis_quota_units(job.evaluations, cost_class);
   job.quota = reserve_units(ctx, units);
   if (job.quota.allowed) return true;
   ctx.tool_status = 429;
   ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, job.quota.retry_after_s)));
-  error = {ErrorCode::QuotaExceeded,
-           "this " + job.what + " needs " + decimal_string(units) +
-               " units of the monthly quota (one per " + decimal_string(kEvaluationsPerQuotaUnit) +
-               " evaluations of the tool, up to " + decimal_string(job.evaluations) +
-               ") but the monthly quota of " + decimal_string(job.quota.limit) + " has " +
-               decimal_string(job.quota.remaining) + " left; it resets at " + job.quota.resets_at,
-           {}};
+  error = {
+      ErrorCode::QuotaExceeded,
+      "this " + job.what + " needs " + decimal_string(units) + " units of the monthly quota (" +
+          decimal_string(cost_class) + " per " + decimal_string(kEvaluationsPerQuotaUnit) +
+          " evaluations of " + job.tool->tool.descriptor.slug + ", whose analysis cost class is " +
+          decimal_string(cost_class) + "; up to " + decimal_string(job.evaluations) +
+          " evaluations) but the monthly quota of " + decimal_string(job.quota.limit) + " has " +
+          decimal_string(job.quota.remaining) + " left; it resets at " + job.quota.resets_at,
+      {}};
   return false;
 }
 
@@ -195,13 +199,24 @@ void Service::start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job) {
       }
       if (ended) held->done();
     };
-    if (analyses_->submit(work, *loop, finish)) {
+    const auto admission = analyses_->submit(ctx.caller.subject, work, *loop, finish);
+    if (admission == AnalysisPool::Admission::Accepted) {
       ctx.deferred = true;
       return;
     }
     release_units(ctx, job->quota, job->quota.units);
-    ctx.tool_status = 503;
     ctx.res.set_header("Retry-After", "1");
+    if (admission == AnalysisPool::Admission::OwnerAtLimit) {
+      ctx.tool_status = 429;
+      const int limit = analyses_->per_owner_limit();
+      return ctx.fail({ErrorCode::TooManyAnalyses,
+                       "this key already has " + decimal_string(limit) +
+                           (limit == 1 ? " analysis" : " analyses") +
+                           " waiting or running, as many as one key may; retry when one has "
+                           "answered",
+                       {}});
+    }
+    ctx.tool_status = 503;
     return ctx.fail({ErrorCode::ServerBusy,
                      "the server is running as many analyses as it queues (" +
                          decimal_string(analyses_->threads() + analyses_->queue_limit()) +
@@ -230,7 +245,8 @@ void Service::finish_analysis(Context& ctx, AnalysisJob& job) {
     return ctx.fail(o.error);
   }
   // Charged for the evaluations made; the rest of the reservation goes back.
-  const int64_t kept = std::min(job.quota.units, analysis_quota_units(o.evaluations));
+  const int64_t kept =
+      std::min(job.quota.units, analysis_quota_units(o.evaluations, job.tool->analysis_cost_class));
   const int64_t released = job.quota.units - kept;
   if (released > 0) release_units(ctx, job.quota, released);
   ctx.tool_status = 200;

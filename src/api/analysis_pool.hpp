@@ -1,13 +1,19 @@
 #pragma once
 // The threads that run tolerance analyses and solves off the I/O threads (docs/api.md,
-// "Analyses"): an analysis of 100,000 samples takes tens of milliseconds, which would
-// stall every other connection of an I/O thread's event loop. A request's analysis runs
-// here and its answer is finished back on the event loop that read it
+// "Analyses"): an analysis of 100,000 samples takes tens of milliseconds to seconds, which
+// would stall every other connection of an I/O thread's event loop. A request's analysis
+// runs here and its answer is finished back on the event loop that read it
 // (core/event_loop.hpp), which meanwhile serves its other connections.
 //
-// Bounded: at most `queue_limit` analyses wait for a thread; one more is refused (the API
-// answers 503 SERVER_BUSY), so a flood of analyses costs memory for a fixed number of
-// them, never more.
+// Fair between keys: each analysis belongs to an owner (the caller's key), and a free
+// thread takes the oldest waiting analysis of the owner that has the fewest running, the
+// owners with as many taking turns (round robin). A key that floods the pool waits behind
+// its own analyses; another key's analysis waits only for the next thread to come free.
+//
+// Bounded: one owner has at most `per_owner_limit` analyses waiting or running (one more is
+// refused: the API answers 429 TOO_MANY_ANALYSES), and at most `queue_limit` wait over all
+// owners (one more: 503 SERVER_BUSY), so a flood of analyses costs memory for a fixed
+// number of them, never more.
 //
 // Lowest priority: each pool thread moves itself to Linux's SCHED_IDLE policy when it
 // starts, so that an I/O thread (short requests, SCHED_OTHER) that wakes on a core where an
@@ -19,8 +25,12 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <list>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace boost::asio {
@@ -35,16 +45,21 @@ inline constexpr int kAnalysisFallbackNiceIncrement = 10;
 
 class AnalysisPool {
  public:
-  AnalysisPool(int threads, int queue_limit);
+  AnalysisPool(int threads, int queue_limit, int per_owner_limit);
   ~AnalysisPool();  // stop()
   AnalysisPool(const AnalysisPool&) = delete;
   AnalysisPool& operator=(const AnalysisPool&) = delete;
 
-  // Runs `work` on a pool thread, then `finish` on `loop`'s thread. False (and neither
-  // runs) when `queue_limit` analyses are already waiting, or the pool has stopped.
-  // `work` must not throw.
-  bool submit(std::function<void()> work, boost::asio::io_context& loop,
-              std::function<void()> finish);
+  enum class Admission {
+    Accepted,
+    OwnerAtLimit,  // the owner has per_owner_limit analyses waiting or running
+    Full,          // queue_limit analyses wait
+    Stopped,
+  };
+  // Runs `work` on a pool thread, then `finish` on `loop`'s thread; anything but Accepted:
+  // neither runs. `work` must not throw.
+  Admission submit(std::string_view owner, std::function<void()> work,
+                   boost::asio::io_context& loop, std::function<void()> finish);
   // Refuses new work, drops the analyses still waiting (their `finish` never runs: call it
   // when the event loops have stopped), waits for the running ones and joins the threads.
   // Idempotent.
@@ -52,14 +67,27 @@ class AnalysisPool {
 
   int threads() const { return static_cast<int>(threads_.size()); }
   int queue_limit() const { return queue_limit_; }
+  int per_owner_limit() const { return per_owner_limit_; }
 
  private:
+  struct Owner {
+    std::string name;
+    std::deque<std::function<void()>> waiting;
+    int running = 0;
+  };
   void run();
+  // The owner whose oldest analysis runs next (see the header comment); `ready_` not empty.
+  std::list<Owner*>::iterator next_owner();
 
   const int queue_limit_;
+  const int per_owner_limit_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void()>> waiting_;
+  // Owners with an analysis waiting or running (node-based: an Owner never moves).
+  std::unordered_map<std::string, Owner> owners_;
+  // Owners with an analysis waiting, in turn order: one served goes to the back.
+  std::list<Owner*> ready_;
+  int waiting_ = 0;  // over all owners
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

@@ -16,15 +16,21 @@ inline constexpr int64_t kDefaultPageSize = 20;
 inline constexpr int64_t kMaxPageSize = 100;
 
 // Tolerance analyses and solves (docs/api.md, "Analyses"): one unit of the monthly quota
-// per kEvaluationsPerQuotaUnit evaluations of the tool, at least one per call.
+// per kEvaluationsPerQuotaUnit evaluations of the tool times its cost class
+// (catalog::ToolDescriptor::analysis_cost_class, docs/analysis.md "What an analysis
+// costs"), at least one per call. Evaluations are at most 104,121 (12 toleranced inputs,
+// 100,000 samples) and classes at most catalog::kMaxAnalysisCostClass, so the product stays
+// below 2^27.
 inline constexpr int64_t kEvaluationsPerQuotaUnit = 1000;
-inline constexpr int64_t analysis_quota_units(int64_t evaluations) {
-  const int64_t units = (evaluations + kEvaluationsPerQuotaUnit - 1) / kEvaluationsPerQuotaUnit;
+inline constexpr int64_t analysis_quota_units(int64_t evaluations, int64_t cost_class) {
+  const int64_t cost = evaluations * cost_class;
+  const int64_t units = (cost + kEvaluationsPerQuotaUnit - 1) / kEvaluationsPerQuotaUnit;
   return units < 1 ? 1 : units;
 }
-// Analyses that may wait for a thread of the analysis pool, per pool thread; one more is
-// answered 503 SERVER_BUSY.
-inline constexpr int kAnalysisQueuePerThread = 2;
+// Analyses that may wait for a thread of the analysis pool, per pool thread, over all keys;
+// one more is answered 503 SERVER_BUSY. Above the per-key limit (server.analyses_per_key),
+// so that keys at their own limit leave room for others.
+inline constexpr int kAnalysisQueuePerThread = 16;
 
 // A domain or a slug in a path: 1 to kMaxNameLength of [a-z0-9._-] (routes.cpp).
 inline constexpr std::size_t kMaxNameLength = 64;

@@ -70,8 +70,9 @@ void ToolIndex::write_analysis_tools(JsonWriter& w, const catalog::Registry& reg
           "first-order RSS spread (GUM) with each input's share of the variance, and Monte "
           "Carlo statistics with a histogram; for text outputs the count of each value. "
           "`tool` names the tool; the other arguments are the body of POST "
-          "/v1/{domain}/{slug}/tolerance. Deterministic for a given seed. Uses one unit of the "
-          "monthly quota per 1,000 evaluations (at least one).");
+          "/v1/{domain}/{slug}/tolerance. Deterministic for a given seed. Uses units of the "
+          "monthly quota: per 1,000 evaluations, the tool's analysis cost class (1 for most "
+          "tools; `analysis_cost_class` in GET /v1/tools/{slug}), at least one.");
   w.key("inputSchema");
   analysis_schema::write_mcp_tolerance_input(w, tolerance_tools);
   w.key("outputSchema");
@@ -84,8 +85,9 @@ void ToolIndex::write_analysis_tools(JsonWriter& w, const catalog::Registry& reg
           "its number outputs equals a target (a scan for sign changes refined by Brent's "
           "method), nearest the given value first, with the tool's outputs at each; when none "
           "does, the error states the range the output reaches. `tool` names the tool; the "
-          "other arguments are the body of POST /v1/{domain}/{slug}/solve. Uses one or two "
-          "units of the monthly quota (one per 1,000 evaluations).");
+          "other arguments are the body of POST /v1/{domain}/{slug}/solve. Uses units of the "
+          "monthly quota: per 1,000 evaluations, the tool's analysis cost class (1 for most "
+          "tools), at least one.");
   w.key("inputSchema");
   analysis_schema::write_mcp_solve_input(w, solve_tools);
   w.key("outputSchema");

@@ -76,9 +76,13 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       uncached_headers_(common_headers("no-store")),
       revalidated_headers_(common_headers("no-cache")),
       request_metrics_(registry) {
-  if (options_.analysis_threads > 0)
-    analyses_ = std::make_unique<AnalysisPool>(options_.analysis_threads,
-                                               options_.analysis_threads * kAnalysisQueuePerThread);
+  if (options_.analysis_threads > 0) {
+    const int per_key =
+        options_.analyses_per_key > 0 ? options_.analyses_per_key : options_.analysis_threads + 2;
+    // Room for four keys at their limit at least, whatever the per-key limit.
+    const int queue = std::max(options_.analysis_threads * kAnalysisQueuePerThread, 4 * per_key);
+    analyses_ = std::make_unique<AnalysisPool>(options_.analysis_threads, queue, per_key);
+  }
   // The first page of the listing, all domains and each domain: what a client asks for
   // almost always, rendered once (the registry is immutable), as are each tool's schema
   // and details.

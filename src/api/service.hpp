@@ -49,6 +49,9 @@ struct ServiceOptions {
   // `key_admin` must outlive the Service.
   std::string admin_token = {};
   accounts::KeyAdmin* key_admin = nullptr;
+  // Analyses one key may have waiting or running on the analysis pool (one more is 429
+  // TOO_MANY_ANALYSES); 0: analysis_threads + 2.
+  int analyses_per_key = 0;
 };
 
 struct ServiceContext;

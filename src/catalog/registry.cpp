@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "catalog/analysis_costs.hpp"
 #include "catalog/render.hpp"
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
@@ -80,6 +81,12 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
     if (!domain_names.count(t.domain)) problems.push_back(who + ": unknown domain " + t.domain);
     if (!tool.compute) problems.push_back(who + ": no compute function");
     if (t.version.empty()) problems.push_back(who + ": no version");
+    const int cost = analysis_cost_class(t.slug);
+    if (cost < 1 || cost > kMaxAnalysisCostClass || (cost & (cost - 1)) != 0)
+      problems.push_back(who + ": analysis cost class " + std::to_string(cost) +
+                         " is not a power of two from 1 to " +
+                         std::to_string(kMaxAnalysisCostClass) +
+                         " (`make analysis-costs` measures it)");
     std::set<std::string> keys;
     for (const auto& in : t.inputs) {
       const std::string where = who + " input " + in.key;
@@ -161,7 +168,8 @@ Registry::Registry(std::vector<Tool> tools, std::vector<Domain> domains)
     RegisteredTool r;
     r.record_json = render_record(t.descriptor);
     r.summary_json = render_summary(t.descriptor);
-    r.details_json = render_details(t.descriptor);
+    r.analysis_cost_class = analysis_cost_class(t.descriptor.slug);
+    r.details_json = render_details(t.descriptor, r.analysis_cost_class);
     r.tool = std::move(t);
     by_path_[r.tool.descriptor.domain + "/" + r.tool.descriptor.slug] = tools_.size();
     by_slug_[r.tool.descriptor.slug] = tools_.size();

@@ -23,6 +23,8 @@ struct RegisteredTool {
   std::string record_json;   // spec §2.1 tool description record
   std::string summary_json;  // tool, domain, version, name, description, standard, endpoint
   std::string details_json;  // record plus references and verification vectors
+  // The price of its analyses: ⌈evaluations × class / 1000⌉ quota units (analysis_costs.hpp).
+  int analysis_cost_class = 1;
 };
 
 class Registry {

@@ -110,13 +110,14 @@ std::string render_summary(const ToolDescriptor& tool) {
   return s;
 }
 
-std::string render_details(const ToolDescriptor& tool) {
+std::string render_details(const ToolDescriptor& tool, int analysis_cost_class) {
   std::string s;
   JsonWriter w(s);
   w.begin_object();
   write_record_fields(w, tool);
   w.field("schema", tool.endpoint() + "/schema");
   w.field("docs", "docs/tools/" + tool.slug + ".md");
+  w.field("analysis_cost_class", analysis_cost_class);
   w.key("references").begin_array();
   for (const auto& r : tool.references) w.string(r);
   w.end_array();

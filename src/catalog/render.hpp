@@ -10,7 +10,7 @@ namespace toolcalc::catalog {
 
 std::string render_record(const ToolDescriptor& tool);
 std::string render_summary(const ToolDescriptor& tool);
-std::string render_details(const ToolDescriptor& tool);
+std::string render_details(const ToolDescriptor& tool, int analysis_cost_class);
 
 // Writes the `result` object: every output of the descriptor, in descriptor order.
 // Throws std::logic_error when the tool failed to set an output (a defect, not input).

@@ -130,7 +130,8 @@ void serve(const ServeFlags& flags) {
       *registry, accounts.access(), clock,
       {config.base_path, TOOLCALC_VERSION, access_lines ? &*access_lines : nullptr,
        config.mcp_allowed_origins, page_gets_key ? dev_key : std::string(), config.analysis_threads,
-       config.store_backend, admin_token, admin_token.empty() ? nullptr : &accounts.key_admin()});
+       config.store_backend, admin_token, admin_token.empty() ? nullptr : &accounts.key_admin(),
+       config.analyses_per_key});
 
   http::ServerOptions options;
   options.host = config.host;

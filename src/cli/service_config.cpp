@@ -66,6 +66,7 @@ constexpr Setting kSettings[] = {
     {"server", "access_log_flush_ms", Kind::Integer},
     {"server", "log_level", Kind::String},
     {"server", "analysis_threads", Kind::Integer},
+    {"server", "analyses_per_key", Kind::Integer},
     {"server", "mcp_allowed_origins", Kind::StringList},
     {"store", "backend", Kind::String},
     {"store", "url", Kind::String},
@@ -296,6 +297,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
       config.log_level = *level;
     }
     read_int(*s, "server", "analysis_threads", config.analysis_threads, 0, 256);
+    read_int(*s, "server", "analyses_per_key", config.analyses_per_key, 0, 1024);
     if (const toml::node* n = s->get("access_log")) {
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");

@@ -39,8 +39,12 @@ struct ServiceConfig {
   int drain_delay_s = 0;           // on SIGTERM, serve on with readiness 503 this long
   std::vector<std::string> mcp_allowed_origins = {};  // besides loopback origins (docs/api.md, MCP)
   // Threads running tolerance analyses and solves off the I/O threads (docs/api.md,
-  // "Analyses"); 2 per thread may wait, more get 503. 0: run them on the I/O threads.
+  // "Analyses"), shared fairly between keys; 16 per thread may wait, more get 503. 0: run
+  // them on the I/O threads.
   int analysis_threads = 1;
+  // Analyses one key may have waiting or running there; one more gets 429
+  // TOO_MANY_ANALYSES. 0: analysis_threads + 2.
+  int analyses_per_key = 0;
   // [store]
   std::string store_backend = "sqlite";  // "sqlite" (embedded) or "redis" (shared)
   std::string redis_url;                 // redis://HOST:PORT/DB when store_backend is redis

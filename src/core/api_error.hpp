@@ -31,6 +31,7 @@ enum class ErrorCode : uint8_t {
   ServerBusy,
   StoreUnavailable,
   NotReady,
+  TooManyAnalyses,
 };
 
 struct ErrorKind {
@@ -86,6 +87,10 @@ inline constexpr std::array kErrorTable = {
     ErrorKind{ErrorCode::NotReady, 503, "NOT_READY",
               "Readiness only (`GET /v1/ready`): the server is draining after SIGTERM or its "
               "shared store is unreachable; send traffic to another instance."},
+    ErrorKind{ErrorCode::TooManyAnalyses, 429, "TOO_MANY_ANALYSES",
+              "The key already has as many tolerance analyses and solves waiting or running as "
+              "one key may (the analysis pool is shared fairly between keys); `Retry-After` says "
+              "when to retry."},
 };
 
 constexpr bool error_table_in_enum_order() {

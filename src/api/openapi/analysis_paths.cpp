@@ -41,7 +41,14 @@ void write_analysis_path(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t
 }  // namespace
 
 void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t,
-                          const std::string& prefix) {
+                          int analysis_cost_class, const std::string& prefix) {
+  // This tool's price: its cost class in quota units per 1,000 evaluations.
+  const std::string cls = std::to_string(analysis_cost_class);
+  const std::string price =
+      cls + (analysis_cost_class == 1 ? " unit" : " units") +
+      " of the monthly quota per 1,000 evaluations of the tool (its analysis cost class, "
+      "`analysis_cost_class` in GET /v1/tools/" +
+      t.slug + ")";
   if (analysis_schema::has_tolerance(t))
     write_analysis_path(
         w, refs, t, prefix, "tolerance", "tolerance", t.name + ": tolerance analysis",
@@ -50,10 +57,12 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
             "output the worst case over every corner and Monte Carlo sample, the first-order "
             "(RSS) spread with each input's share of the variance, and Monte Carlo statistics "
             "with a histogram; per text output the count of each value. Deterministic for a "
-            "seed. Costs one rate-limit unit and one unit of the monthly quota per 1,000 "
-            "evaluations of the tool, at least one (reserved first: 429 `QUOTA_EXCEEDED` when "
-            "fewer are left; none are used on an error). 422 `UNPROCESSABLE` when the tool "
-            "refuses the nominal inputs or every sample. 503 `SERVER_BUSY` when the analysis "
+            "seed. Costs one rate-limit unit and " +
+            price +
+            ", rounded up, at least one (reserved first: 429 `QUOTA_EXCEEDED` when fewer are "
+            "left; none are used on an error). 422 `UNPROCESSABLE` when the tool refuses the "
+            "nominal inputs or every sample. 429 `TOO_MANY_ANALYSES` when the key already has "
+            "its limit of analyses waiting or running; 503 `SERVER_BUSY` when the analysis "
             "queue is full. Errors name the field: `inputs.<key>`, `tolerances.<key>`, "
             "`tolerances.<key>.<member>`, `distribution`, `samples`, `seed`. docs/analysis.md "
             "has the maths.",
@@ -66,9 +75,12 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
             "for sign changes refined by Brent's method, nearest the given value first, with "
             "the tool's outputs at each. 422 `NO_SOLUTION` (field `target.value`) when none "
             "does; the message states the range the output reaches. Costs one rate-limit unit "
-            "and one unit of the monthly quota per 1,000 evaluations (two reserved, the unused "
-            "one given back). 503 `SERVER_BUSY` when the analysis queue is full. Errors name "
-            "the field: `vary`, `target`, `target.output`, `target.value`, `inputs.<key>`.",
+            "and " +
+            price +
+            ", rounded up (the 2,000-evaluation budget reserved, the unused units given back). "
+            "429 `TOO_MANY_ANALYSES` when the key already has its limit of analyses waiting or "
+            "running; 503 `SERVER_BUSY` when the analysis queue is full. Errors name the field: "
+            "`vary`, `target`, `target.output`, `target.value`, `inputs.<key>`.",
         "The values found, with the tool's outputs at each.");
 }
 

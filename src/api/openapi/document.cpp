@@ -120,7 +120,7 @@ std::string render(const catalog::Registry& registry, const Options& options) {
     if (has_numeric_input(r.tool.descriptor))
       write_sweep_path(w, refs, r.tool.descriptor, prefix[&r]);
   for (const auto& r : registry.tools())
-    write_analysis_paths(w, refs, r.tool.descriptor, prefix[&r]);
+    write_analysis_paths(w, refs, r.tool.descriptor, r.analysis_cost_class, prefix[&r]);
   write_service_paths(w, refs, registry);
   w.end_object();
 

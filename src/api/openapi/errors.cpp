@@ -80,7 +80,8 @@ std::string_view mcp_meaning(int status) {
     case 415:
       return "The body is not sent with `Content-Type: application/json` (-32000).";
     case 429:
-      return "Rate limit reached, or (tools/call) the monthly quota is used up (-32000).";
+      return "Rate limit reached, or (tools/call) the monthly quota is used up, or the key "
+             "already has its limit of analyses waiting or running (-32000).";
     case 500:
       return "A defect (-32603); quote `data.request_id` to support.";
     default:

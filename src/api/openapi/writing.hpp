@@ -76,7 +76,7 @@ void write_sweep_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
 // POST …/tolerance and …/solve and their schemas (analysis_paths.cpp); only for tools with
 // a numeric input (and, for solve, a number output).
 void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const catalog::ToolDescriptor& t,
-                          const std::string& prefix);
+                          int analysis_cost_class, const std::string& prefix);
 void write_analysis_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
                             const std::string& prefix);
 

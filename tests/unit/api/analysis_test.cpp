@@ -15,13 +15,16 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <sched.h>
 #include <unistd.h>
 
 #include "api/analysis_pool.hpp"
 #include "api/limits.hpp"
+#include "catalog/analysis_costs.hpp"
 #include "core/event_loop.hpp"
 #include "service_fixture.hpp"
 
@@ -56,12 +59,32 @@ class AnalysisTest : public test_support::ServiceFixture {
 };
 
 TEST(AnalysisQuota, OneUnitPerThousandEvaluationsAtLeastOne) {
-  EXPECT_EQ(api::analysis_quota_units(0), 1);
-  EXPECT_EQ(api::analysis_quota_units(1), 1);
-  EXPECT_EQ(api::analysis_quota_units(1000), 1);
-  EXPECT_EQ(api::analysis_quota_units(1001), 2);
-  EXPECT_EQ(api::analysis_quota_units(10'009), 11);
-  EXPECT_EQ(api::analysis_quota_units(1 + 24 + 4096 + 100'000), 105);  // the largest body
+  EXPECT_EQ(api::analysis_quota_units(0, 1), 1);
+  EXPECT_EQ(api::analysis_quota_units(1, 1), 1);
+  EXPECT_EQ(api::analysis_quota_units(1000, 1), 1);
+  EXPECT_EQ(api::analysis_quota_units(1001, 1), 2);
+  EXPECT_EQ(api::analysis_quota_units(10'009, 1), 11);
+  EXPECT_EQ(api::analysis_quota_units(1 + 24 + 4096 + 100'000, 1), 105);  // the largest body
+}
+
+TEST(AnalysisQuota, ATimesTheToolsCostClass) {
+  EXPECT_EQ(api::analysis_quota_units(1, 16), 1);
+  EXPECT_EQ(api::analysis_quota_units(62, 16), 1);  // 992 weighted evaluations
+  EXPECT_EQ(api::analysis_quota_units(63, 16), 2);
+  EXPECT_EQ(api::analysis_quota_units(10'009, 4), 41);
+  EXPECT_EQ(api::analysis_quota_units(2000, 32), 64);  // a solve's budget
+  // The largest body at the largest class: exact, far from overflow.
+  EXPECT_EQ(api::analysis_quota_units(1 + 24 + 4096 + 100'000, catalog::kMaxAnalysisCostClass),
+            106'620);
+}
+
+TEST_F(AnalysisTest, EveryToolIsPricedByItsClassAndTheDetailsSayWhich) {
+  for (const auto& t : registry.tools()) {
+    EXPECT_EQ(t.analysis_cost_class, catalog::analysis_cost_class(t.tool.descriptor.slug));
+    EXPECT_EQ(json::parse(t.details_json).at("analysis_cost_class").as_int64(),
+              t.analysis_cost_class)
+        << t.tool.descriptor.slug;
+  }
 }
 
 TEST_F(AnalysisTest, AToleranceIsChargedForItsEvaluations) {
@@ -191,9 +214,11 @@ TEST_F(AnalysisTest, OnAnEventLoopTheAnalysisRunsOnThePool) {
   EXPECT_EQ(a, b);  // the same bytes of result as handle()'s inline run
 }
 
+using Admission = api::AnalysisPool::Admission;
+
 TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
   boost::asio::io_context loop;
-  api::AnalysisPool pool(1, 2);
+  api::AnalysisPool pool(1, 2, 10);
   std::mutex m;
   std::condition_variable cv;
   bool release = false;
@@ -204,11 +229,17 @@ TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
     cv.wait(lock, [&] { return release; });
     ++ran;
   };
-  ASSERT_TRUE(pool.submit(blocking, loop, [&] { ++finished; }));  // running
+  ASSERT_EQ(pool.submit("a", blocking, loop, [&] { ++finished; }), Admission::Accepted);
   while (started == 0) std::this_thread::yield();
-  EXPECT_TRUE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));   // waiting: 1
-  EXPECT_TRUE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));   // waiting: 2
-  EXPECT_FALSE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));  // full
+  EXPECT_EQ(pool.submit(
+                "a", [&] { ++ran; }, loop, [&] { ++finished; }),
+            Admission::Accepted);
+  EXPECT_EQ(pool.submit(
+                "b", [&] { ++ran; }, loop, [&] { ++finished; }),
+            Admission::Accepted);
+  EXPECT_EQ(pool.submit(
+                "c", [&] { ++ran; }, loop, [&] { ++finished; }),
+            Admission::Full);
   {
     std::lock_guard lock(m);
     release = true;
@@ -224,7 +255,118 @@ TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
   EXPECT_EQ(ran, 3);
   EXPECT_EQ(finished, 3);
   pool.stop();
-  EXPECT_FALSE(pool.submit([&] { ++ran; }, loop, [&] { ++finished; }));
+  EXPECT_EQ(pool.submit(
+                "a", [&] { ++ran; }, loop, [&] { ++finished; }),
+            Admission::Stopped);
+}
+
+// One thread held by owner A's first analysis; A queues more up to its limit and is then
+// refused, while B and C are still taken, and the owners waiting take turns.
+TEST(AnalysisPool, AnOwnerAtItsLimitIsRefusedAndTheOwnersTakeTurns) {
+  boost::asio::io_context loop;
+  api::AnalysisPool pool(1, 16, 3);
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false;
+  std::atomic<int> started{0}, finished{0};
+  std::vector<std::string> order;  // appended on the pool's one thread
+  auto note = [&](std::string who) {
+    return [&, who] {
+      std::lock_guard lock(m);
+      order.push_back(who);
+    };
+  };
+  auto blocking = [&] {
+    ++started;
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return release; });
+    order.push_back("a0");
+  };
+  auto done = [&] { ++finished; };
+  ASSERT_EQ(pool.submit("a", blocking, loop, done), Admission::Accepted);
+  while (started == 0) std::this_thread::yield();
+  EXPECT_EQ(pool.submit("a", note("a1"), loop, done), Admission::Accepted);
+  EXPECT_EQ(pool.submit("a", note("a2"), loop, done), Admission::Accepted);
+  EXPECT_EQ(pool.submit("a", note("a3"), loop, done), Admission::OwnerAtLimit);  // 1 + 2 = 3
+  EXPECT_EQ(pool.submit("b", note("b1"), loop, done), Admission::Accepted);
+  EXPECT_EQ(pool.submit("c", note("c1"), loop, done), Admission::Accepted);
+  EXPECT_EQ(pool.submit("b", note("b2"), loop, done), Admission::Accepted);
+  {
+    std::lock_guard lock(m);
+    release = true;
+  }
+  cv.notify_all();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (finished < 6 && std::chrono::steady_clock::now() < deadline) {
+    loop.restart();
+    loop.poll();
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(finished, 6);
+  // A waited first, so it has its turn first; then B and C, whose turns come before A's
+  // second, and so on in turn.
+  EXPECT_EQ(order, (std::vector<std::string>{"a0", "a1", "b1", "c1", "a2", "b2"}));
+  // Once an owner's analyses are done it starts again from nothing.
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(pool.submit(
+                  "a", [] {}, loop, done),
+              Admission::Accepted);
+  pool.stop();
+}
+
+// Two threads both running A's analyses, A's third waiting before B's: when a thread comes
+// free it takes B's, whose owner has none running, before A's.
+TEST(AnalysisPool, TheOwnerWithTheFewestRunningGoesFirst) {
+  boost::asio::io_context loop;
+  api::AnalysisPool pool(2, 16, 4);
+  std::mutex m;
+  std::condition_variable cv;
+  bool release[2] = {false, false};
+  std::atomic<int> started{0}, finished{0};
+  std::vector<std::string> order;
+  auto blocking = [&](int i) {
+    return [&, i] {
+      ++started;
+      std::unique_lock lock(m);
+      cv.wait(lock, [&] { return release[i]; });
+      order.push_back("a" + std::to_string(i));
+    };
+  };
+  auto note = [&](std::string who) {
+    return [&, who] {
+      std::lock_guard lock(m);
+      order.push_back(who);
+    };
+  };
+  auto done = [&] { ++finished; };
+  auto run_until = [&](int n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (finished < n && std::chrono::steady_clock::now() < deadline) {
+      loop.restart();
+      loop.poll();
+      std::this_thread::yield();
+    }
+  };
+  ASSERT_EQ(pool.submit("a", blocking(0), loop, done), Admission::Accepted);
+  ASSERT_EQ(pool.submit("a", blocking(1), loop, done), Admission::Accepted);
+  while (started < 2) std::this_thread::yield();
+  ASSERT_EQ(pool.submit("a", note("a2"), loop, done), Admission::Accepted);
+  ASSERT_EQ(pool.submit("b", note("b1"), loop, done), Admission::Accepted);
+  {
+    std::lock_guard lock(m);
+    release[0] = true;
+  }
+  cv.notify_all();
+  run_until(3);
+  {
+    std::lock_guard lock(m);
+    release[1] = true;
+  }
+  cv.notify_all();
+  run_until(4);
+  ASSERT_EQ(finished, 4);
+  EXPECT_EQ(order, (std::vector<std::string>{"a0", "b1", "a2", "a1"}));
+  pool.stop();
 }
 
 // The pool's threads run below the I/O threads: SCHED_IDLE, which Linux lets any thread take
@@ -233,13 +375,15 @@ TEST(AnalysisPool, ThreadsRunUnderTheIdlePolicyAndTheirCreatorDoesNot) {
   const int own = ::sched_getscheduler(0);
   ASSERT_EQ(own, SCHED_OTHER);
   boost::asio::io_context loop;
-  api::AnalysisPool pool(2, 4);
+  api::AnalysisPool pool(2, 4, 4);
   std::promise<int> first, second;
   std::atomic<int> finished{0};
-  ASSERT_TRUE(
-      pool.submit([&] { first.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }));
-  ASSERT_TRUE(
-      pool.submit([&] { second.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }));
+  ASSERT_EQ(pool.submit(
+                "a", [&] { first.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }),
+            Admission::Accepted);
+  ASSERT_EQ(pool.submit(
+                "a", [&] { second.set_value(::sched_getscheduler(0)); }, loop, [&] { ++finished; }),
+            Admission::Accepted);
   EXPECT_EQ(first.get_future().get(), SCHED_IDLE);
   EXPECT_EQ(second.get_future().get(), SCHED_IDLE);
   EXPECT_EQ(::sched_getscheduler(0), own);

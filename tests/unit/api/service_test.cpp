@@ -381,8 +381,9 @@ TEST_F(ServiceTest, HealthAndMe) {
 
 TEST_F(ServiceTest, ToolFailureIs500WithRequestId) {
   catalog::Tool broken;
+  // The first tool's descriptor (and slug, so that it has its analysis cost class) with a
+  // compute that fails.
   broken.descriptor = registry.tools().front().tool.descriptor;
-  broken.descriptor.slug = "broken";
   broken.compute = [](const catalog::Inputs&) -> catalog::ComputeResult {
     return catalog::Outputs{};  // sets no outputs: a defect the renderer refuses
   };
@@ -390,7 +391,8 @@ TEST_F(ServiceTest, ToolFailureIs500WithRequestId) {
   api::Service svc{reg, access, clock, api::ServiceOptions{}};
   api::Request req;
   req.method = "POST";
-  req.target = "/v1/iot-mcu/broken";
+  const std::string endpoint = broken.descriptor.endpoint();
+  req.target = endpoint;
   req.body = kBattery;
   req.authorization = "Bearer tc_live_good";
   req.content_type = "application/json";
