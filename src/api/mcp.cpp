@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "api/analysis_schema.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
+#include "catalog/json_body.hpp"
 #include "catalog/json_schema.hpp"
 #include "core/json_writer.hpp"
 #include "core/text.hpp"
@@ -264,9 +266,28 @@ void Service::mcp_endpoint(Context& ctx) {
                                       std::string(v.substr(0, 40)) + "'"));
   }
 
-  json::error_code ec;
-  const json::value message = json::parse(ctx.req.body, ec);
-  if (ec) return reply(400, rpc_error("null", kParseError, "parse error: the body is not JSON"));
+  // The rules of every request body (catalog::parse_json): a key repeated anywhere is
+  // refused, naming it. One inside params.arguments is the tool's input, answered as the
+  // REST body's refusal would be (a tool error naming the input); any other is the
+  // message's own fault.
+  json::value message;
+  ApiError parse_error;
+  std::optional<ApiError> repeated_argument;
+  if (!catalog::parse_json(ctx.req.body, message, parse_error)) {
+    if (parse_error.code != ErrorCode::ValidationError)
+      return reply(400, rpc_error("null", kParseError, "parse error: " + parse_error.message));
+    constexpr std::string_view kArguments = "params.arguments.";
+    if (std::string_view(parse_error.field).substr(0, kArguments.size()) == kArguments) {
+      const std::string field = parse_error.field.substr(kArguments.size());
+      repeated_argument =
+          validation_error(field, field + " appears more than once in the arguments");
+    } else {
+      const json::value* id =
+          message.is_object() ? message.get_object().if_contains("id") : nullptr;
+      return reply(400, rpc_error(id && valid_id(*id) ? json::serialize(*id) : "null",
+                                  kInvalidRequest, parse_error.message));
+    }
+  }
   if (message.is_array())
     return reply(400, rpc_error("null", kInvalidRequest,
                                 "batches are not supported: send one JSON-RPC message per POST"));
@@ -331,7 +352,8 @@ void Service::mcp_endpoint(Context& ctx) {
     return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "params.name (a string) is required"));
   const std::string_view name = name_value->get_string();
   if (name == mcp::kToleranceTool || name == mcp::kSolveTool)
-    return mcp_analysis_call(ctx, params, name == mcp::kToleranceTool);
+    return mcp_analysis_call(ctx, params, name == mcp::kToleranceTool,
+                             repeated_argument ? &*repeated_argument : nullptr);
   const catalog::RegisteredTool* registered = mcp_tools_.find(name);
   if (!registered) {
     std::string msg = "unknown tool '" + std::string(name.substr(0, 200)) + "'";
@@ -351,6 +373,9 @@ void Service::mcp_endpoint(Context& ctx) {
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
 
+  if (repeated_argument)
+    return reply(200, mcp::call_error(ctx.mcp_id, *repeated_argument, res.request_id));
+
   // The arguments go through the REST body path (parse, validate, quota, compute, render).
   const std::string body = arguments ? json::serialize(*arguments) : std::string("{}");
   std::string result_json;
@@ -368,7 +393,8 @@ void Service::mcp_endpoint(Context& ctx) {
 
 // tools/call of tolerance_analysis or solve_for_input: `tool` names the catalog tool, the
 // other arguments are the REST body (api/analysis.cpp).
-void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool tolerance) {
+void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool tolerance,
+                                const ApiError* repeated_argument) {
   Response& res = ctx.res;
   const json::value* arguments = params.if_contains("arguments");
   if (arguments && !arguments->is_object()) {
@@ -379,6 +405,11 @@ void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool t
   if (ctx.caller.anonymous) {
     res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
+  }
+  if (repeated_argument) {
+    res.status = 200;
+    res.body = mcp::call_error(ctx.mcp_id, *repeated_argument, res.request_id);
+    return;
   }
   static const json::object kNoArguments;
   json::object body = arguments ? arguments->get_object() : kNoArguments;
