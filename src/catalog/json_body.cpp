@@ -32,12 +32,11 @@ class SeenKeys {
   // False when `key` is one of the `count` earlier keys; `earlier(i)` is the i-th.
   template <class Earlier>
   bool add(std::string_view key, std::size_t count, const Earlier& earlier) {
-    if (count < kScanLimit) {
-      for (std::size_t i = 0; i < count; ++i) {
-        ++duplicate_steps;
+    if (count < kScanLimit) [[likely]] {
+      duplicate_steps += count;  // at most: a repeat ends the scan early
+      for (std::size_t i = 0; i < count; ++i)
         if (earlier(i) == key) return false;
-      }
-      if (count + 1 == kScanLimit) {  // the next key is looked up in the set
+      if (count + 1 == kScanLimit) [[unlikely]] {  // the next key is looked up in the set
         if (!hashed_) hashed_ = std::make_unique<std::unordered_set<std::string>>();
         hashed_->reserve(4 * kScanLimit);
         for (std::size_t i = 0; i < count; ++i) hashed_->emplace(earlier(i));
@@ -477,12 +476,16 @@ const char* kind_name(BodyMember::Kind kind) {
 namespace {
 
 // The rules every body is read by, whatever it becomes: not empty, one JSON value with
-// nothing after it, an object when `object_only`, no key repeated in any object. Returns
-// false with `error` set; `handler` has seen the whole document when only a repeated key
-// is wrong.
+// nothing after it, an object for a handler that records an object's members (its
+// `top_is_object`; a DOM reader checks the value's kind itself, in its own protocol), no
+// key repeated in any object. Returns false with `error` set; `handler` has seen the whole
+// document when only a repeated key is wrong.
 template <class Handler>
-bool read_document(std::string_view body, json::basic_parser<Handler>& parser, bool object_only,
+bool read_document(std::string_view body, json::basic_parser<Handler>& parser,
                    std::string_view object_of, ApiError& error) {
+  constexpr bool object_only = requires(Handler h) {
+    h.top_is_object;
+  };
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     error = invalid_json("request body is empty; send a JSON object" + std::string(object_of));
     return false;
@@ -499,9 +502,11 @@ bool read_document(std::string_view body, json::basic_parser<Handler>& parser, b
                          (object_only ? "object" : "value") + " at byte " + std::to_string(used));
     return false;
   }
-  if (object_only && body.substr(body.find_first_not_of(" \t\r\n"), 1) != "{") {
-    error = invalid_json("request body must be a JSON object" + std::string(object_of));
-    return false;
+  if constexpr (object_only) {
+    if (!parser.handler().top_is_object) {
+      error = invalid_json("request body must be a JSON object" + std::string(object_of));
+      return false;
+    }
   }
   const std::string& k = parser.handler().duplicate_key;
   if (!k.empty()) {
@@ -516,14 +521,14 @@ bool read_document(std::string_view body, json::basic_parser<Handler>& parser, b
 bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error) {
   json::basic_parser<BodyHandler> parser(body_parse_options());
   parser.handler().out = &parsed;
-  const bool ok = read_document(body, parser, true, " of the tool's inputs", error);
+  const bool ok = read_document(body, parser, " of the tool's inputs", error);
   parsed.members.resize(parser.handler().used);  // members of an earlier body go
   return ok;
 }
 
 bool parse_json(std::string_view body, boost::json::value& out, ApiError& error) {
   json::basic_parser<DomHandler> parser(body_parse_options());
-  const bool ok = read_document(body, parser, false, "", error);
+  const bool ok = read_document(body, parser, "", error);
   if (parser.done()) out = parser.handler().values.release();
   return ok;
 }
