@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 
 #include "api/analysis_schema.hpp"
@@ -228,6 +229,44 @@ std::string_view negotiate(std::string_view requested) {
   return mcp::kProtocolVersions[0];
 }
 
+// `v` as JSON text for the REST body parser. Boost.JSON 1.81 writes an infinite double (a
+// number past the double range in the message, catalog::parse_json) as `Infinity`, which is
+// not JSON; here it is written as 1e999, which the REST parser reads back as the same
+// infinity, so that the field's check answers "must be a finite number" as on REST.
+void append_json(std::string& out, const json::value& v) {
+  if (v.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : v.get_object()) {
+      if (!first) out += ',';
+      first = false;
+      out += json::serialize(json::string_view(key));
+      out += ':';
+      append_json(out, member);
+    }
+    out += '}';
+  } else if (v.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : v.get_array()) {
+      if (!first) out += ',';
+      first = false;
+      append_json(out, item);
+    }
+    out += ']';
+  } else if (v.is_double() && !std::isfinite(v.get_double())) {
+    out += v.get_double() < 0 ? "-1e999" : "1e999";
+  } else {
+    out += json::serialize(v);
+  }
+}
+
+std::string to_json(const json::value& v) {
+  std::string out;
+  append_json(out, v);
+  return out;
+}
+
 // A JSON-RPC id is a string or an integer (MCP: never null; fractions are not ids).
 bool valid_id(const json::value& id) {
   return id.is_string() || id.is_int64() || id.is_uint64();
@@ -377,7 +416,7 @@ void Service::mcp_endpoint(Context& ctx) {
     return reply(200, mcp::call_error(ctx.mcp_id, *repeated_argument, res.request_id));
 
   // The arguments go through the REST body path (parse, validate, quota, compute, render).
-  const std::string body = arguments ? json::serialize(*arguments) : std::string("{}");
+  const std::string body = arguments ? to_json(*arguments) : std::string("{}");
   std::string result_json;
   accounts::QuotaReservation quota;
   ApiError error;
@@ -436,7 +475,7 @@ void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool t
     return;
   }
   body.erase("tool");
-  mcp_analysis(ctx, *registered, tolerance, json::serialize(body));
+  mcp_analysis(ctx, *registered, tolerance, to_json(body));
 }
 
 }  // namespace toolcalc::api
