@@ -201,8 +201,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Only what the transport passes on: an origin-form target of visible characters (Beast
   // refuses controls and spaces in a request line before the API sees it).
   if (target.empty() || target.front() != '/') return 0;
-  for (const unsigned char c : target)
+  for (const char ch : target) {
+    const auto c = static_cast<unsigned char>(ch);
     if (c <= 0x20 || c == 0x7f) return 0;
+  }
 
   Fixture& fx = fixture();
   std::string authorization;

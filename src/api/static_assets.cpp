@@ -29,8 +29,8 @@ std::string_view content_type_of(std::string_view name) {
 // security measure), and it is computed once per file at start-up.
 TOOLCALC_WRAPPING std::string etag_of(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ULL;
   }
   char buf[24];
