@@ -146,7 +146,7 @@ analysis-costs: configure
 # the black-box suite against that binary; any sanitizer report fails it.
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_analysis fuzz_config fuzz_resp
+FUZZ_TARGETS ?= fuzz_http fuzz_tools fuzz_analysis fuzz_config fuzz_resp fuzz_get
 ASAN_DIR ?= build-asan
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANITIZER_ENV = TOOLCALC_SANITIZED=1 \

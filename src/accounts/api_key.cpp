@@ -10,6 +10,7 @@
 
 #include "core/random.hpp"
 #include "core/text.hpp"
+#include "core/wrapping.hpp"
 
 namespace toolcalc::accounts {
 namespace {
@@ -105,7 +106,7 @@ bool same_key(const KeyWords& a, const KeyWords& b) {
 
 }  // namespace
 
-const std::string& hash_api_key_cached(std::string_view key) {
+TOOLCALC_WRAPPING const std::string& hash_api_key_cached(std::string_view key) {
   struct Entry {
     KeyWords key;
     bool used = false;

@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "core/wrapping.hpp"
+
 namespace toolcalc::accounts {
 namespace {
 
@@ -14,7 +16,7 @@ constexpr int32_t kSuccess = 200;
 // A tool's part of the hash from its slug's length and its first and last 8 bytes: a
 // constant cost per request (the catalog's slugs differ there), where hashing every byte
 // of "domain/slug" would cost as much as the rest of the lookup.
-size_t tool_hash(std::string_view slug) {
+TOOLCALC_WRAPPING size_t tool_hash(std::string_view slug) {
   uint64_t head = 0, tail = 0;
   const size_t n = std::min<size_t>(8, slug.size());
   std::memcpy(&head, slug.data(), n);
@@ -22,7 +24,7 @@ size_t tool_hash(std::string_view slug) {
   return static_cast<size_t>((head * 0x9E3779B97F4A7C15ull) ^ (tail + slug.size()));
 }
 
-size_t mix(int64_t key_id, int32_t day, int32_t metric, size_t tool) {
+TOOLCALC_WRAPPING size_t mix(int64_t key_id, int32_t day, int32_t metric, size_t tool) {
   uint64_t h = static_cast<uint64_t>(key_id) * 0x100000001b3ull;
   h ^= (static_cast<uint64_t>(static_cast<uint32_t>(day)) << 16) ^ static_cast<uint32_t>(metric);
   h *= 0x9E3779B97F4A7C15ull;

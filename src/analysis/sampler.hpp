@@ -9,6 +9,8 @@
 // docs/analysis.md, "The generator".
 #include <cstdint>
 
+#include "core/wrapping.hpp"
+
 namespace toolcalc::analysis {
 
 // SplitMix64: a 64-bit counter stepped by the golden-ratio constant, then mixed. Used only
@@ -16,7 +18,7 @@ namespace toolcalc::analysis {
 class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
+  TOOLCALC_WRAPPING uint64_t next() {
     uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -34,7 +36,7 @@ class Xoshiro256 {
     SplitMix64 expand(seed);
     for (uint64_t& word : s_) word = expand.next();
   }
-  uint64_t next() {
+  TOOLCALC_WRAPPING uint64_t next() {
     const uint64_t result = rotl(s_[1] * 5, 7) * 9;
     const uint64_t t = s_[1] << 17;
     s_[2] ^= s_[0];

@@ -8,12 +8,14 @@
 // a rate window or quota; not in the public OpenAPI document (its own is
 // /admin/v1/openapi.json).
 #include <boost/json.hpp>
+#include <cmath>
 
 #include "accounts/api_key.hpp"
 #include "accounts/key_admin.hpp"
 #include "accounts/utc_month.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
+#include "catalog/json_body.hpp"
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
@@ -67,9 +69,11 @@ bool parse_object(const Request& req, json::object& out, ApiError& error) {
              {}};
     return false;
   }
-  boost::system::error_code ec;
-  json::value v = json::parse(req.body, ec);
-  if (ec || !v.is_object()) {
+  // The rules of every request body (catalog::parse_json): a repeated key is refused
+  // naming it, a number past the double range is left to its field's check.
+  json::value v;
+  if (!catalog::parse_json(req.body, v, error)) return false;
+  if (!v.is_object()) {
     error = invalid_json("the body must be one JSON object");
     return false;
   }
@@ -105,6 +109,7 @@ bool read_settings(const json::object& body, std::initializer_list<std::string_v
         return wrong("a URL string, or null to remove the webhook");
     } else if (name == "rate_per_minute" || name == "monthly_quota") {
       auto& slot = name == "rate_per_minute" ? s.rate_per_minute : s.monthly_quota;
+      if (value.is_double() && !std::isfinite(value.get_double())) return wrong("a finite number");
       if (value.is_null())
         slot = accounts::LimitSetting{};
       else if (value.is_int64())
@@ -115,6 +120,8 @@ bool read_settings(const json::object& body, std::initializer_list<std::string_v
         return wrong("an integer, or null for the plan's");
     } else if (name == "grace") {
       try {
+        if (value.is_double() && !std::isfinite(value.get_double()))
+          return wrong("a finite number");
         if (value.is_string())
           grace_s = accounts::parse_grace(std::string(value.get_string()));
         else if (value.is_int64() && value.get_int64() >= 0)

@@ -11,9 +11,12 @@ namespace toolcalc::api {
 inline constexpr std::size_t kHeaderLimitBytes = 8 * 1024;
 inline constexpr std::size_t kBodyLimitBytes = 64 * 1024;
 
-// GET /v1/tools: items per page.
+// GET /v1/tools: items per page, and the highest page number accepted (a page past the
+// last one is an empty page; past this bound, 400). The bound keeps (page - 1) * limit far
+// inside int64_t, and no catalog has a million pages.
 inline constexpr int64_t kDefaultPageSize = 20;
 inline constexpr int64_t kMaxPageSize = 100;
+inline constexpr int64_t kMaxPage = 1'000'000;
 
 // Tolerance analyses and solves (docs/api.md, "Analyses"): one unit of the monthly quota
 // per kEvaluationsPerQuotaUnit evaluations of the tool times its cost class

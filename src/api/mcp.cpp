@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <optional>
 
 #include "api/analysis_schema.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
+#include "catalog/json_body.hpp"
 #include "catalog/json_schema.hpp"
 #include "core/json_writer.hpp"
 #include "core/secret_redaction.hpp"
@@ -231,6 +234,44 @@ std::string_view negotiate(std::string_view requested) {
   return mcp::kProtocolVersions[0];
 }
 
+// `v` as JSON text for the REST body parser. Boost.JSON 1.81 writes an infinite double (a
+// number past the double range in the message, catalog::parse_json) as `Infinity`, which is
+// not JSON; here it is written as 1e999, which the REST parser reads back as the same
+// infinity, so that the field's check answers "must be a finite number" as on REST.
+void append_json(std::string& out, const json::value& v) {
+  if (v.is_object()) {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : v.get_object()) {
+      if (!first) out += ',';
+      first = false;
+      out += json::serialize(json::string_view(key));
+      out += ':';
+      append_json(out, member);
+    }
+    out += '}';
+  } else if (v.is_array()) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : v.get_array()) {
+      if (!first) out += ',';
+      first = false;
+      append_json(out, item);
+    }
+    out += ']';
+  } else if (v.is_double() && !std::isfinite(v.get_double())) {
+    out += v.get_double() < 0 ? "-1e999" : "1e999";
+  } else {
+    out += json::serialize(v);
+  }
+}
+
+std::string to_json(const json::value& v) {
+  std::string out;
+  append_json(out, v);
+  return out;
+}
+
 // A JSON-RPC id is a string or an integer (MCP: never null; fractions are not ids).
 bool valid_id(const json::value& id) {
   return id.is_string() || id.is_int64() || id.is_uint64();
@@ -269,9 +310,28 @@ void Service::mcp_endpoint(Context& ctx) {
                                       std::string(v.substr(0, 40)) + "'"));
   }
 
-  json::error_code ec;
-  const json::value message = json::parse(ctx.req.body, ec);
-  if (ec) return reply(400, rpc_error("null", kParseError, "parse error: the body is not JSON"));
+  // The rules of every request body (catalog::parse_json): a key repeated anywhere is
+  // refused, naming it. One inside params.arguments is the tool's input, answered as the
+  // REST body's refusal would be (a tool error naming the input); any other is the
+  // message's own fault.
+  json::value message;
+  ApiError parse_error;
+  std::optional<ApiError> repeated_argument;
+  if (!catalog::parse_json(ctx.req.body, message, parse_error)) {
+    if (parse_error.code != ErrorCode::ValidationError)
+      return reply(400, rpc_error("null", kParseError, "parse error: " + parse_error.message));
+    constexpr std::string_view kArguments = "params.arguments.";
+    if (std::string_view(parse_error.field).substr(0, kArguments.size()) == kArguments) {
+      const std::string field = parse_error.field.substr(kArguments.size());
+      repeated_argument =
+          validation_error(field, field + " appears more than once in the arguments");
+    } else {
+      const json::value* id =
+          message.is_object() ? message.get_object().if_contains("id") : nullptr;
+      return reply(400, rpc_error(id && valid_id(*id) ? json::serialize(*id) : "null",
+                                  kInvalidRequest, parse_error.message));
+    }
+  }
   if (message.is_array())
     return reply(400, rpc_error("null", kInvalidRequest,
                                 "batches are not supported: send one JSON-RPC message per POST"));
@@ -336,7 +396,8 @@ void Service::mcp_endpoint(Context& ctx) {
     return reply(200, rpc_error(ctx.mcp_id, kInvalidParams, "params.name (a string) is required"));
   const std::string_view name = name_value->get_string();
   if (name == mcp::kToleranceTool || name == mcp::kSolveTool)
-    return mcp_analysis_call(ctx, params, name == mcp::kToleranceTool);
+    return mcp_analysis_call(ctx, params, name == mcp::kToleranceTool,
+                             repeated_argument ? &*repeated_argument : nullptr);
   const catalog::RegisteredTool* registered = mcp_tools_.find(name);
   if (!registered) {
     std::string msg = "unknown tool '" + std::string(name.substr(0, 200)) + "'";
@@ -356,8 +417,11 @@ void Service::mcp_endpoint(Context& ctx) {
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
 
+  if (repeated_argument)
+    return reply(200, mcp::call_error(ctx.mcp_id, *repeated_argument, res.request_id));
+
   // The arguments go through the REST body path (parse, validate, quota, compute, render).
-  const std::string body = arguments ? json::serialize(*arguments) : std::string("{}");
+  const std::string body = arguments ? to_json(*arguments) : std::string("{}");
   std::string result_json;
   accounts::QuotaReservation quota;
   ApiError error;
@@ -373,7 +437,8 @@ void Service::mcp_endpoint(Context& ctx) {
 
 // tools/call of tolerance_analysis or solve_for_input: `tool` names the catalog tool, the
 // other arguments are the REST body (api/analysis.cpp).
-void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool tolerance) {
+void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool tolerance,
+                                const ApiError* repeated_argument) {
   Response& res = ctx.res;
   const json::value* arguments = params.if_contains("arguments");
   if (arguments && !arguments->is_object()) {
@@ -384,6 +449,11 @@ void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool t
   if (ctx.caller.anonymous) {
     res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
+  }
+  if (repeated_argument) {
+    res.status = 200;
+    res.body = mcp::call_error(ctx.mcp_id, *repeated_argument, res.request_id);
+    return;
   }
   static const json::object kNoArguments;
   json::object body = arguments ? arguments->get_object() : kNoArguments;
@@ -410,7 +480,7 @@ void Service::mcp_analysis_call(Context& ctx, const json::object& params, bool t
     return;
   }
   body.erase("tool");
-  mcp_analysis(ctx, *registered, tolerance, json::serialize(body));
+  mcp_analysis(ctx, *registered, tolerance, to_json(body));
 }
 
 }  // namespace toolcalc::api

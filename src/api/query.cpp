@@ -5,13 +5,21 @@
 #include <charconv>
 #include <set>
 
+#include "api/limits.hpp"
+
 namespace toolcalc::api {
 namespace {
 
-bool parse_int(const std::string& s, int64_t& out) {
+// A decimal integer from `min` to `max`; anything else (a sign other than '-', spaces,
+// digits past int64_t) is refused before any arithmetic uses it.
+bool parse_bounded(const std::string& s, int64_t min, int64_t max, int64_t& out) {
+  int64_t value = 0;
   if (s.empty() || s.size() > 18) return false;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+  auto r = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || value < min || value > max)
+    return false;
+  out = value;
+  return true;
 }
 
 }  // namespace
@@ -38,13 +46,15 @@ bool parse_tools_query(std::string_view query_view, ToolsQuery& out, ApiError& e
     if (p.key == "domain") {
       out.domain = p.value;
     } else if (p.key == "page") {
-      if (!parse_int(p.value, out.page) || out.page < 1) {
-        error = validation_error("page", "page must be an integer of at least 1");
+      if (!parse_bounded(p.value, 1, kMaxPage, out.page)) {
+        error = validation_error("page",
+                                 "page must be an integer from 1 to " + std::to_string(kMaxPage));
         return false;
       }
     } else if (p.key == "limit") {
-      if (!parse_int(p.value, out.limit) || out.limit < 1 || out.limit > 100) {
-        error = validation_error("limit", "limit must be an integer from 1 to 100");
+      if (!parse_bounded(p.value, 1, kMaxPageSize, out.limit)) {
+        error = validation_error(
+            "limit", "limit must be an integer from 1 to " + std::to_string(kMaxPageSize));
         return false;
       }
     } else {

@@ -10,8 +10,8 @@ namespace toolcalc::api {
 
 struct ToolsQuery {
   std::string domain;  // "" = all
-  int64_t page = 1;    // ≥ 1
-  int64_t limit = 20;  // 1..100
+  int64_t page = 1;    // 1..kMaxPage (api/limits.hpp)
+  int64_t limit = 20;  // 1..kMaxPageSize
 };
 
 // Unknown parameters, repeated parameters and bad values are 400 VALIDATION_ERROR naming

@@ -657,9 +657,13 @@ std::string Service::render_tools_page(const ToolsQuery& query) const {
   std::string result;
   JsonWriter w(result);
   w.begin_object().key("items").begin_array();
-  const int64_t first = (query.page - 1) * query.limit;
-  for (int64_t i = first; i < total && i < first + query.limit; ++i)
-    w.raw(matching[static_cast<size_t>(i)]->summary_json);
+  // parse_tools_query bounds page and limit; a page past the last one is empty, decided
+  // by comparing page numbers, so that no product is formed for it.
+  if (query.page >= 1 && query.page <= pages) {
+    const int64_t first = (query.page - 1) * query.limit;
+    for (int64_t i = first; i < total && i < first + query.limit; ++i)
+      w.raw(matching[static_cast<size_t>(i)]->summary_json);
+  }
   w.end_array();
   w.field("page", query.page).field("limit", query.limit).field("total", total);
   w.field("pages", pages).end_object();

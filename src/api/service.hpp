@@ -144,7 +144,9 @@ class Service {
   void prometheus_metrics(Context& ctx);
   void openapi(Context& ctx);
   void mcp_endpoint(Context& ctx);  // api/mcp.cpp
-  void mcp_analysis_call(Context& ctx, const boost::json::object& params, bool tolerance);
+  // `repeated_argument`: a key repeated in params.arguments (the tool error to answer).
+  void mcp_analysis_call(Context& ctx, const boost::json::object& params, bool tolerance,
+                         const ApiError* repeated_argument);
   void sweep(Context& ctx);      // api/sweep.cpp
   void tolerance(Context& ctx);  // api/analysis.cpp
   void solve(Context& ctx);      // api/analysis.cpp

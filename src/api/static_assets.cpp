@@ -6,6 +6,7 @@
 
 #include "api/embedded_files.hpp"
 #include "core/text.hpp"
+#include "core/wrapping.hpp"
 
 namespace toolcalc::api {
 namespace {
@@ -26,10 +27,10 @@ std::string_view content_type_of(std::string_view name) {
 
 // FNV-1a, 64 bits: the tag only has to change when the bytes do (a cache validator, not a
 // security measure), and it is computed once per file at start-up.
-std::string etag_of(std::string_view bytes) {
+TOOLCALC_WRAPPING std::string etag_of(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) {
-    h ^= c;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ULL;
   }
   char buf[24];

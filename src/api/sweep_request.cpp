@@ -153,8 +153,12 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
     return false;
   }
   double points = 0;
-  if (!number_of(*points_member, points) || !std::isfinite(points) ||
-      points != std::trunc(points)) {
+  if (number_of(*points_member, points) && !std::isfinite(points)) {
+    error =
+        validation_error("vary.points", "vary.points must be a finite number: an integer " + range);
+    return false;
+  }
+  if (!number_of(*points_member, points) || points != std::trunc(points)) {
     error = validation_error("vary.points", "vary.points must be an integer " + range);
     return false;
   }

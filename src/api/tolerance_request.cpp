@@ -40,9 +40,12 @@ bool integer_member(const BodyMember& m, const std::string& field, double lo, do
     error = fields::not_a_number(field, m, range);
     return false;
   }
-  if (!std::isfinite(out) || out != std::trunc(out) || out < lo || out > hi) {
-    error = validation_error(
-        field, field + " must be " + range + (std::isfinite(out) ? ", got " + text(out) : ""));
+  if (!std::isfinite(out)) {  // 1e400: the same words as for every number (docs/api.md)
+    error = validation_error(field, field + " must be a finite number: " + range);
+    return false;
+  }
+  if (out != std::trunc(out) || out < lo || out > hi) {
+    error = validation_error(field, field + " must be " + range + ", got " + text(out));
     return false;
   }
   return true;

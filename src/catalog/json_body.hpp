@@ -3,8 +3,11 @@
 // one SAX pass (no DOM). An object-valued member also records its own members, down to
 // three levels (the sweep's "inputs" and "vary"; the tolerance body's
 // "tolerances":{"r1_ohm":{"pct":1}}); deeper values are recorded by kind only. Rejects what
-// Boost.JSON's DOM would silently accept: duplicate keys (the DOM keeps the last one) — a client
-// must never have one of two values ignored without being told.
+// Boost.JSON's DOM would silently accept: duplicate keys, at any depth (the DOM keeps the
+// last one) — a client must never have one of two values ignored without being told.
+// Every body the server reads goes through these rules (parse_body or parse_json), in
+// time linear in its size.
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -48,6 +51,19 @@ struct ParsedBody {
 // duplicate key) when the body is not one JSON object with unique keys. A key repeated
 // inside a recorded object is named with its parents: "inputs.x", "tolerances.r1.pct".
 bool parse_body(std::string_view body, ParsedBody& parsed, ApiError& error);
+
+// The same rules for a body its reader takes as a DOM (the MCP endpoint's JSON-RPC
+// messages, the admin API's bodies): one JSON value, no key repeated in any object at any
+// depth (named by its path: "params.arguments.x"), numbers correctly rounded and, past the
+// range of a double, ±infinity, which the reader of the field refuses as "must be a
+// finite number". Returns false and fills `error` as parse_body does; when the only fault
+// is a repeated key, `out` still holds the document (with the last of the repeated
+// members), so that the caller can answer in its own protocol (a JSON-RPC id).
+bool parse_json(std::string_view body, boost::json::value& out, ApiError& error);
+
+// Key comparisons and hash look-ups made by the repeated-key checks on this thread so
+// far: constant per key whatever the body's size (tests/unit/catalog).
+std::uint64_t duplicate_check_steps();
 
 const char* kind_name(BodyMember::Kind kind);
 

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/wrapping.hpp"
+
 namespace toolcalc {
 namespace {
 
@@ -154,7 +156,7 @@ char* write_decimal(char* p, uint64_t v) {
   return write_below_1e8(p, v % kBlock, 8);
 }
 
-char* write_decimal(char* p, int64_t v) {
+TOOLCALC_WRAPPING char* write_decimal(char* p, int64_t v) {
   if (v >= 0) return write_decimal(p, static_cast<uint64_t>(v));
   *p++ = '-';
   // The magnitude of INT64_MIN does not fit an int64_t; it does fit the unsigned type.

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/wrapping.hpp"
 #include "store/store_errors.hpp"
 
 namespace toolcalc::store {
@@ -25,7 +26,7 @@ constexpr size_t kPeriodBytes = 8;
 constexpr size_t kCheckedBytes = 32;
 static_assert(kCheckedBytes + sizeof(uint64_t) == UsageJournal::kRecordBytes);
 
-uint64_t fnv1a(const unsigned char* p, size_t n) {
+TOOLCALC_WRAPPING uint64_t fnv1a(const unsigned char* p, size_t n) {
   uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;

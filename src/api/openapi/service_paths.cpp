@@ -21,7 +21,8 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   for (const auto& d : registry.domains()) w.string(d.name);
   w.end_array().end_object().end_object();
   w.begin_object().field("name", "page").field("in", "query").field("description", "1-based page.");
-  w.key("schema").begin_object().field("type", "integer").field("minimum", 1).field("default", 1);
+  w.key("schema").begin_object().field("type", "integer").field("minimum", 1);
+  w.key("maximum").integer(kMaxPage).field("default", 1);
   w.end_object().end_object();
   w.begin_object()
       .field("name", "limit")

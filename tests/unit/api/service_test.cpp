@@ -341,6 +341,22 @@ TEST_F(ServiceTest, ToolsListingPaginates) {
   expect_error(call("GET", "/v1/tools?sort=name"), 400, "VALIDATION_ERROR", "sort");
 }
 
+// (page − 1) · limit once overflowed int64 for a page of 18 digits and the listing read
+// before the tool list (SIGSEGV). page is bounded; up to the bound, past the end is empty.
+TEST_F(ServiceTest, ToolsPageIsBoundedBeforeAnyArithmetic) {
+  expect_error(call("GET", "/v1/tools?page=184467440737095517&limit=100"), 400, "VALIDATION_ERROR",
+               "page");
+  expect_error(call("GET", "/v1/tools?page=1000001&limit=100"), 400, "VALIDATION_ERROR", "page");
+  expect_error(call("GET", "/v1/tools?page=-1"), 400, "VALIDATION_ERROR", "page");
+  expect_error(call("GET", "/v1/tools?limit=-9223372036854775808"), 400, "VALIDATION_ERROR",
+               "limit");
+  auto last = parse(call("GET", "/v1/tools?page=1000000&limit=100", {}, std::nullopt));
+  EXPECT_TRUE(last.at("result").at("items").as_array().empty());
+  EXPECT_EQ(last.at("result").at("page").as_int64(), 1000000);
+  EXPECT_EQ(last.at("result").at("total").as_int64(),
+            static_cast<int64_t>(registry.tools().size()));
+}
+
 TEST_F(ServiceTest, DomainsReportLiveAndTarget) {
   auto o = parse(call("GET", "/v1/domains", {}, std::nullopt));
   const auto& items = o.at("result").at("items").as_array();
