@@ -8,6 +8,8 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,11 +23,28 @@ struct ResolvedAddress {
 };
 
 // The TCP addresses of `host`, port `port`; empty with `error` set when there are none by
-// `deadline`. At most kMaxResolutionsUnderWay names are resolved at once: a resolver that
-// never answers costs a bounded number of parked threads.
-inline constexpr int kMaxResolutionsUnderWay = 16;
+// `deadline`. A lookup runs until getaddrinfo returns, which against a name server that
+// never answers is long after the caller's deadline; so a host name has at most one lookup
+// under way (a caller for the same name, in any case, waits for that one) and at most
+// kMaxResolutionsUnderWay names are looked up at once: a resolver that never answers costs
+// a bounded number of parked threads, one per name. When no lookup can start (every slot
+// taken, or no thread) `postponed` is set: the host was not tried, and the caller should
+// try again later without counting it as the receiver's failure.
+inline constexpr size_t kMaxResolutionsUnderWay = 16;
 std::vector<ResolvedAddress> resolve_host(const std::string& host, int port,
                                           std::chrono::steady_clock::time_point deadline,
-                                          std::string& error);
+                                          std::string& error, bool* postponed = nullptr);
+
+// What one lookup of a name finds: its addresses (port 0), or why there are none.
+struct NameLookupResult {
+  std::vector<ResolvedAddress> addresses;
+  std::string error;
+};
+using NameLookup = std::function<NameLookupResult(const std::string& host)>;
+// Replaces getaddrinfo for the lookups started from now on (tests: a name server that
+// never answers); an empty function restores it.
+void set_name_lookup(NameLookup lookup);
+// Lookups started and not returned yet (tests wait for their fake lookups to end).
+size_t name_lookups_under_way();
 
 }  // namespace toolcalc::accounts

@@ -166,11 +166,25 @@ void QuotaAlerts::deliver(const store::QuotaAlert& a, const AlertWatch& key) {
                        options_.timeout, options_.receivers);
     else
       r.error = "the webhook URL is not valid";
+    // Like a receiver's share refused in dispatch: the alert stays leased and is due again
+    // when the lease ends, with no attempt counted.
+    if (r.postponed) {
+      log::debug("quota alert postponed: no name lookup could start",
+                 {{"key_prefix", key.prefix},
+                  {"period", a.period},
+                  {"threshold_pct", pct_text(a.threshold_pct)},
+                  {"error", r.error}});
+      return;
+    }
     record_outcome(a, key, r);
   } catch (const std::exception& e) {
     // The lease ends and the alert is sent again: the receiver drops a duplicate by its id.
     log::warn("quota alert: the delivery could not be recorded (the store failed)",
               {{"key_prefix", key.prefix}, {"period", a.period}, {"error", e.what()}});
+  } catch (...) {
+    // Anything else escaping a pool thread would end the process (std::terminate).
+    log::warn("quota alert: the delivery failed with an unknown exception",
+              {{"key_prefix", key.prefix}, {"period", a.period}});
   }
 }
 

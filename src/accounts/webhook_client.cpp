@@ -58,8 +58,8 @@ bool wait_for(int fd, short events, Clock::time_point deadline) {
 // and that answers in time. The name is resolved under the same deadline, and the socket
 // connects to the very address that was checked.
 bool connect_to(const WebhookUrl& url, const ReceiverPolicy& policy, Socket& sock,
-                Clock::time_point deadline, std::string& error) {
-  const auto addresses = resolve_host(url.host, url.port, deadline, error);
+                Clock::time_point deadline, std::string& error, bool& postponed) {
+  const auto addresses = resolve_host(url.host, url.port, deadline, error, &postponed);
   if (addresses.empty()) return false;
   std::string refused;
   for (const ResolvedAddress& a : addresses) {
@@ -256,7 +256,7 @@ WebhookResponse post_webhook(const WebhookUrl& url, std::string_view body,
   WebhookResponse out;
   const auto deadline = Clock::now() + timeout;
   Socket sock;
-  if (!connect_to(url, policy, sock, deadline, out.error)) return out;
+  if (!connect_to(url, policy, sock, deadline, out.error, out.postponed)) return out;
   Stream stream(sock.fd, deadline);
   if (url.tls && !stream.start_tls(url.host, out.error)) return out;
 

@@ -29,6 +29,9 @@ std::optional<WebhookUrl> parse_webhook_url(std::string_view url, std::string* w
 struct WebhookResponse {
   int status = 0;     // the HTTP status; 0 when no answer arrived
   std::string error;  // why there was no answer (connect, TLS, timeout, …)
+  // Nothing was tried: no name lookup could start (host_resolver.hpp). Not the receiver's
+  // failure: the caller tries again later and counts no attempt.
+  bool postponed = false;
   bool ok() const { return status >= 200 && status < 300; }
 };
 

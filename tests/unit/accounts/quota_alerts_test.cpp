@@ -6,6 +6,7 @@
 // address (loopback, private, link-local, … in any spelling) unless allow-listed.
 #include "accounts/quota_alerts.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -13,10 +14,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "accounts/host_resolver.hpp"
 #include "accounts/webhook_client.hpp"
 #include "support/test_support.hpp"
 
@@ -428,4 +431,220 @@ TEST(QuotaAlerts, ABlackHoleReceiverHoldsOnlyItsOwnAlerts) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, options.timeout);
   hole.close();  // its deliveries fail now; stop() then returns at once
   alerts.stop();
+}
+
+namespace {
+
+// A name server for the tests (host_resolver.hpp's set_name_lookup): a name that starts
+// "hang" gets no answer until release(), as from a name server that drops every query;
+// every name answers 127.0.0.1 otherwise. It counts the lookups of each name.
+class FakeNameServer {
+ public:
+  FakeNameServer() {
+    set_name_lookup([this](const std::string& host) { return lookup(host); });
+  }
+  ~FakeNameServer() {
+    release();
+    set_name_lookup({});
+    // The lookup threads use this object until they return.
+    EXPECT_TRUE(within(std::chrono::seconds(10), [] { return name_lookups_under_way() == 0; }));
+  }
+  void release() {
+    std::lock_guard lock(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+  int lookups(const std::string& host) {
+    std::lock_guard lock(mu_);
+    return lookups_[host];
+  }
+
+ private:
+  NameLookupResult lookup(const std::string& host) {
+    std::unique_lock lock(mu_);
+    ++lookups_[host];
+    if (host.starts_with("hang")) cv_.wait(lock, [this] { return released_; });
+    ResolvedAddress a;
+    auto& in = reinterpret_cast<sockaddr_in&>(a.addr);
+    in.sin_family = AF_INET;
+    in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.len = sizeof in;
+    a.family = AF_INET;
+    a.socktype = SOCK_STREAM;
+    a.protocol = IPPROTO_TCP;
+    return {{a}, ""};
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool released_ = false;
+  std::map<std::string, int> lookups_;
+};
+
+std::chrono::steady_clock::time_point in_ms(int ms) {
+  return std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+}
+
+}  // namespace
+
+// A name whose name server never answers keeps one lookup under way, however many
+// deliveries ask for it (in any case) and give up at their deadlines: the other names
+// still find a lookup slot.
+TEST(HostResolver, OneLookupPerNameAndOtherNamesStillResolve) {
+  FakeNameServer dns;
+  for (int i = 0; i < 2 * static_cast<int>(kMaxResolutionsUnderWay); ++i) {
+    std::string error;
+    bool postponed = true;
+    EXPECT_TRUE(
+        resolve_host(i % 2 ? "hang.example" : "HANG.example", 80, in_ms(10), error, &postponed)
+            .empty());
+    EXPECT_EQ(error, "cannot resolve the host: timed out");
+    EXPECT_FALSE(postponed);
+  }
+  EXPECT_EQ(dns.lookups("hang.example"), 1);
+  std::string error;
+  bool postponed = true;
+  const auto good = resolve_host("good.example", 8443, in_ms(5000), error, &postponed);
+  ASSERT_EQ(good.size(), 1u) << error;
+  EXPECT_FALSE(postponed);
+  const auto& in = reinterpret_cast<const sockaddr_in&>(good[0].addr);
+  EXPECT_EQ(ntohs(in.sin_port), 8443) << "the port is the caller's";
+  EXPECT_EQ(ntohl(in.sin_addr.s_addr), INADDR_LOOPBACK);
+}
+
+// Every slot held by names that never answer: the next name is postponed, not failed.
+TEST(HostResolver, NoFreeSlotPostponesTheLookup) {
+  FakeNameServer dns;
+  for (size_t i = 0; i < kMaxResolutionsUnderWay; ++i) {
+    std::string error;
+    resolve_host("hang" + std::to_string(i) + ".example", 80, in_ms(1), error);
+    EXPECT_EQ(error, "cannot resolve the host: timed out");
+  }
+  std::string error;
+  bool postponed = false;
+  EXPECT_TRUE(resolve_host("good.example", 80, in_ms(5000), error, &postponed).empty());
+  EXPECT_TRUE(postponed) << error;
+  EXPECT_EQ(dns.lookups("good.example"), 0);
+}
+
+// A receiver whose domain resolves through a name server that never answers: its
+// deliveries fail (timed out) and are retried, round after round, while another key's
+// receiver is still resolved and delivered to in the same round as its alert is raised.
+TEST(QuotaAlerts, AHangingNameServerHoldsOnlyItsOwnReceiver) {
+  FakeNameServer dns;
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 11, 20, 12, 0, 0));
+  auto store = store::open_sqlite_store(tmp.path());
+  const int64_t hang_key = *store->create_key(new_key("tc_live_HANG", 'h', "pro"));
+  const int64_t good_key = *store->create_key(new_key("tc_live_GOOD", 'g', "pro"));
+  LoopbackReceiver good(204);
+  const std::string good_url =
+      "http://good.example:" + good.url().substr(good.url().rfind(':') + 1);
+  std::atomic<int64_t> good_used{0};
+  AlertOptions options = test_options();
+  options.timeout = std::chrono::milliseconds(200);
+  options.retry_initial = options.retry_max = std::chrono::seconds(1);
+  QuotaAlerts alerts(
+      *store, clock,
+      [&] {
+        return std::vector<AlertWatch>{
+            {hang_key, "tc_live_HANG", "", "http://hang.example:9/h", "whsec_h", 10},
+            {good_key, "tc_live_GOOD", "", good_url, "whsec_g", 10}};
+      },
+      [&](int64_t key, const std::string&) {
+        return key == hang_key ? int64_t{10} : good_used.load();
+      },
+      options);
+  // Three alerts per round, each a delivery that gives up at its deadline: more than
+  // kMaxResolutionsUnderWay in all.
+  for (int round = 0; round < 8; ++round) {
+    round_of(alerts);
+    clock.advance_ms(1000);
+  }
+  EXPECT_EQ(dns.lookups("hang.example"), 1) << "one lookup under way for the name";
+  good_used = 8;
+  round_of(alerts);
+  ASSERT_EQ(good.requests().size(), 1u);
+  EXPECT_NE(body_of(good.requests()[0]).find(R"("key_prefix":"tc_live_GOOD")"), std::string::npos);
+  EXPECT_EQ(dns.lookups("good.example"), 1);
+}
+
+// No lookup slot free: the delivery is postponed and no attempt is counted. With
+// give_up_after 0 a counted failed attempt would abandon the alert at once; postponed, it
+// is delivered once a slot is free and its lease has ended.
+TEST(QuotaAlerts, NoLookupSlotPostponesWithoutCountingAnAttempt) {
+  FakeNameServer dns;
+  for (size_t i = 0; i < kMaxResolutionsUnderWay; ++i) {
+    std::string error;
+    resolve_host("hang" + std::to_string(i) + ".example", 80, in_ms(1), error);
+  }
+  TempDir tmp;
+  ManualClock clock(utc_ms(2026, 11, 20, 12, 0, 0));
+  auto store = store::open_sqlite_store(tmp.path());
+  const int64_t id = *store->create_key(new_key("tc_live_GOOD", 'g', "pro"));
+  LoopbackReceiver good(204);
+  const std::string url = "http://good.example:" + good.url().substr(good.url().rfind(':') + 1);
+  AlertOptions options = test_options();
+  options.timeout = std::chrono::seconds(2);
+  options.give_up_after = std::chrono::seconds(0);
+  QuotaAlerts alerts(
+      *store, clock,
+      [&] {
+        return std::vector<AlertWatch>{{id, "tc_live_GOOD", "", url, "whsec_g", 10}};
+      },
+      [](int64_t, const std::string&) { return int64_t{8}; }, options);
+  round_of(alerts);
+  EXPECT_TRUE(good.requests().empty());
+  EXPECT_EQ(dns.lookups("good.example"), 0);
+
+  dns.release();
+  ASSERT_TRUE(within(std::chrono::seconds(10), [] { return name_lookups_under_way() == 0; }));
+  clock.advance_ms(60'000);  // past the lease (2 × timeout + 30 s)
+  round_of(alerts);
+  ASSERT_EQ(good.requests().size(), 1u) << "postponed, not abandoned";
+  clock.advance_ms(3'600'000);
+  round_of(alerts);
+  EXPECT_EQ(good.requests().size(), 1u) << "delivered once";
+}
+
+namespace {
+
+// A clock whose first reading on a thread other than the test's throws an int: something
+// that is no std::exception escaping a delivery.
+class ThrowsOnADeliveryThread final : public Clock {
+ public:
+  explicit ThrowsOnADeliveryThread(int64_t ms) : ms_(ms) {}
+  int64_t now_ms() const override {
+    if (std::this_thread::get_id() != owner_ && armed_.exchange(false)) throw 42;
+    return ms_.load();
+  }
+  void advance_ms(int64_t delta) { ms_.fetch_add(delta); }
+
+ private:
+  std::atomic<int64_t> ms_;
+  mutable std::atomic<bool> armed_{true};
+  const std::thread::id owner_ = std::this_thread::get_id();
+};
+
+}  // namespace
+
+TEST(QuotaAlerts, ANonStdExceptionInADeliveryIsCaught) {
+  TempDir tmp;
+  ThrowsOnADeliveryThread clock(utc_ms(2026, 11, 20, 12, 0, 0));
+  auto store = store::open_sqlite_store(tmp.path());
+  const int64_t id = *store->create_key(new_key("tc_live_AAAA", 'a', "pro"));
+  LoopbackReceiver receiver(204);
+  AlertOptions options = test_options();
+  options.timeout = std::chrono::seconds(2);
+  QuotaAlerts alerts(
+      *store, clock,
+      [&] {
+        return std::vector<AlertWatch>{{id, "tc_live_AAAA", "", receiver.url(), "whsec_a", 10}};
+      },
+      [](int64_t, const std::string&) { return int64_t{8}; }, options);
+  round_of(alerts);  // the delivery throws 42: before, std::terminate
+  EXPECT_TRUE(receiver.requests().empty());
+  clock.advance_ms(60'000);  // past the lease: sent again
+  round_of(alerts);
+  EXPECT_EQ(receiver.requests().size(), 1u);
 }
