@@ -75,7 +75,8 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
       revalidated_headers_(common_headers("no-cache")),
-      request_metrics_(registry) {
+      request_metrics_(registry),
+      anonymous_rate_limit_(access.authenticate(std::nullopt, "").caller.plan.rate_per_minute) {
   if (options_.analysis_threads > 0) {
     const int per_key =
         options_.analyses_per_key > 0 ? options_.analyses_per_key : options_.analysis_threads + 2;
@@ -386,6 +387,27 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   log_access(ctx, std::chrono::duration_cast<std::chrono::nanoseconds>(
                       std::chrono::steady_clock::now() - ctx.started)
                       .count());
+  return res;
+}
+
+Response Service::connection_refused(const ApiError& error) {
+  Response res;
+  assign_request_id(res.request_id);
+  Request req;
+  Context ctx(req, res, {});
+  // The refused connection's caller is unknown (its request is never read) and its window
+  // is not read: the anonymous plan's limit, nothing taken from it, the current window.
+  const int64_t now_s = clock_.now_s();
+  const int64_t window = accounts::kRateWindowSeconds;
+  ctx.rate.limit = anonymous_rate_limit_;
+  ctx.rate.remaining = anonymous_rate_limit_;
+  ctx.rate.reset_epoch_s = now_s / window * window + window;  // epoch seconds are > 0
+  ctx.rate.now_s = now_s;
+  ctx.rate_known = true;
+  res.set_header("Retry-After", "1");
+  ctx.fail(error);
+  add_response_headers(ctx);
+  request_metrics_.count_transport(res.status);
   return res;
 }
 

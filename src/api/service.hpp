@@ -79,8 +79,15 @@ class Service {
   // event loops have stopped, before they are destroyed (the destructor does it too).
   void stop_analyses();
   // An error the transport found before a request could be handled (413, 431, 400 for
-  // unparsable HTTP, 503 over the connection cap): same envelope and headers, not counted.
+  // unparsable HTTP): same envelope and headers, not counted.
   Response transport_error(const ApiError& error, std::string_view peer_ip);
+  // 503 SERVER_BUSY for a connection refused as it is accepted (over a connection cap, or
+  // out of descriptors), before any request is read. Built from memory only: no
+  // AccessControl or store call (a shared store's would be a round trip on the accepting
+  // event loop) and no access-log line, so that a flood of connects from an address at
+  // its cap costs the refusals alone. Its X-RateLimit-* figures are the anonymous plan's
+  // with nothing counted (docs/operations.md, "Connection limits").
+  Response connection_refused(const ApiError& error);
 
   // From SIGTERM on (http::Server::stop): GET /v1/ready answers 503 and responses close
   // their connection, while the server still serves for server.drain_delay_s.
@@ -208,6 +215,8 @@ class Service {
   std::vector<std::string> local_hosts_;    // serve_same_origin_only's; empty: any Host
   std::unique_ptr<AnalysisPool> analyses_;  // null when analysis_threads is 0
   RequestMetrics request_metrics_;
+  // The anonymous plan's per-minute limit, read once: connection_refused reports it.
+  int64_t anonymous_rate_limit_ = 0;
   std::atomic<bool> draining_{false};
 };
 

@@ -127,8 +127,8 @@ struct Server::Impl {
       worker.shedding = true;
       ++worker.shed;
       metrics::connections_refused.inc();
-      const api::Response r = shared.service.transport_error(
-          {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}}, "");
+      const api::Response r = shared.service.connection_refused(
+          {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}});
       std::string out;
       write_response(out, r, 11, false);
       // A fresh socket's send buffer takes the whole answer; a client that is gone or
@@ -152,24 +152,37 @@ struct Server::Impl {
       worker.shed = 0;
     }
     const uint64_t address = address_key(peer.address());
-    if (!shared.per_address.try_open(address)) return refuse_over_address_cap(socket, peer);
+    if (!shared.per_address.try_open(address)) return refuse_over_address_cap(socket);
     if (shared.open_connections.fetch_add(1) >= shared.options.max_connections) {
       shared.open_connections.fetch_sub(1);
       shared.per_address.close(address);
       metrics::connections_refused.inc();
-      net::co_spawn(worker.ioc, reject_busy(shared, std::move(socket)), log_escaped_exception);
-      return;
+      return refuse(socket, "too many open connections; retry shortly");
     }
     net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket), peer, address),
                   log_escaped_exception);
   }
 
-  // 503 SERVER_BUSY, as nginx's limit_conn answers by default (limit_conn_status), written
-  // at once without reading the request, then closed: no session, no timer, so that an
-  // address opening connections in a loop costs little more than the accepts. The answer
-  // is a few hundred bytes, which a fresh connection's send buffer always takes; a client
-  // that already sent its request may see a reset instead, as at the server's cap.
-  void refuse_over_address_cap(tcp::socket& socket, const tcp::endpoint& peer) {
+  // 503 SERVER_BUSY (at the address's cap, as nginx's limit_conn answers by default:
+  // limit_conn_status), written at once without reading the request, then closed: no
+  // session, no timer, so that connections opened in a loop cost little more than the
+  // accepts. The answer is a few hundred bytes, which a fresh connection's send buffer
+  // always takes; a client that already sent its request may see a reset instead.
+  // Neither the store nor the access log sees it (Service::connection_refused): the
+  // counters, and for the address's cap the line a minute below, are what an operator
+  // sees of a flood.
+  void refuse(tcp::socket& socket, std::string_view message) {
+    const api::Response r =
+        shared.service.connection_refused({ErrorCode::ServerBusy, std::string(message), {}});
+    std::string out;
+    write_response(out, r, 11, false);
+    (void)::send(socket.native_handle(), out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    boost::system::error_code ec;
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
+  }
+
+  void refuse_over_address_cap(tcp::socket& socket) {
     metrics::connections_refused_per_address.inc();
     const int64_t now = coarse_monotonic_ns();
     int64_t logged = last_address_cap_log_ns.load(std::memory_order_relaxed);
@@ -181,15 +194,7 @@ struct Server::Impl {
           "has the proxy's address)",
           {{"max_connections_per_address",
             std::to_string(shared.options.max_connections_per_address)}});
-    const api::Response r = shared.service.transport_error(
-        {ErrorCode::ServerBusy, "too many open connections from this address; retry shortly", {}},
-        peer.address().to_string());
-    std::string out;
-    write_response(out, r, 11, false);
-    (void)::send(socket.native_handle(), out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    boost::system::error_code ec;
-    socket.shutdown(tcp::socket::shutdown_send, ec);
-    socket.close(ec);
+    refuse(socket, "too many open connections from this address; retry shortly");
   }
 
   // Cancels the pending operation of every session past its deadline (ConnectionState::

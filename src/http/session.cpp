@@ -1,6 +1,5 @@
 // TCP connections: register with the worker (so a stop can close idle ones and the
 // deadline sweep can close late ones), run the request loop of connection.hpp, close.
-#include <boost/beast/core/tcp_stream.hpp>
 
 #include "core/service_metrics.hpp"
 #include "http/connection.hpp"
@@ -30,12 +29,6 @@ struct Registration {
   }
 };
 
-std::string peer_address(tcp::socket& socket) {
-  beast::error_code ec;
-  auto ep = socket.remote_endpoint(ec);
-  return ec ? std::string() : ep.address().to_string();
-}
-
 }  // namespace
 
 net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket accepted,
@@ -55,20 +48,6 @@ net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socke
 
   socket.shutdown(tcp::socket::shutdown_send, ec);
   socket.close(ec);
-}
-
-net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket) {
-  const api::Response r = shared.service.transport_error(
-      {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}},
-      peer_address(socket));
-  std::string out;
-  write_response(out, r, 11, false);
-  beast::tcp_stream stream(std::move(socket));
-  stream.expires_after(std::chrono::seconds(2));
-  co_await net::async_write(stream, net::buffer(out), detail::use_tuple);
-  beast::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
-  stream.socket().close(ec);
 }
 
 }  // namespace toolcalc::http

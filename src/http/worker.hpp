@@ -62,7 +62,5 @@ struct SharedState {
 // `address`: the peer's address_key, which the session gives back to per_address at its end.
 net::awaitable<void> run_session(SharedState& shared, Worker& worker, tcp::socket socket,
                                  tcp::endpoint peer, uint64_t address);
-// Answers 503 SERVER_BUSY on a connection over the cap, then closes it.
-net::awaitable<void> reject_busy(SharedState& shared, tcp::socket socket);
 
 }  // namespace toolcalc::http
