@@ -3,12 +3,25 @@
 #include <algorithm>
 #include <string>
 
+#include "core/client_address.hpp"
 #include "core/log.hpp"
 
 namespace toolcalc::api {
 
-AdminGuard::Window* AdminGuard::window_of(std::string_view address, int64_t now_s, bool create) {
-  auto it = windows_.find(std::string(address));
+namespace {
+
+// The key of text that is no address: in ff01::/16 (multicast, never a TCP source), so
+// neither an IPv6 /64's key nor an IPv4 address's (core/client_address.cpp).
+constexpr uint64_t kNotAnAddress = 0xff01'0000'0000'0000;
+
+uint64_t key_of(std::string_view address) {
+  return client_address_key(address).value_or(kNotAnAddress);
+}
+
+}  // namespace
+
+AdminGuard::Window* AdminGuard::window_of(uint64_t address, int64_t now_s, bool create) {
+  auto it = windows_.find(address);
   Window* w = nullptr;
   if (it != windows_.end()) {
     w = &it->second;
@@ -16,7 +29,7 @@ AdminGuard::Window* AdminGuard::window_of(std::string_view address, int64_t now_
     if (windows_.size() >= max_addresses_) forget_expired(now_s);
     if (windows_.size() < max_addresses_) {
       if (!create) return nullptr;  // no failure yet
-      w = &windows_[std::string(address)];
+      w = &windows_[address];
     } else {
       w = &shared_;
     }
@@ -35,7 +48,7 @@ void AdminGuard::forget_expired(int64_t now_s) {
 
 int64_t AdminGuard::retry_after_s(std::string_view address, int64_t now_s) {
   std::lock_guard lock(mutex_);
-  const Window* w = window_of(address, now_s, false);
+  const Window* w = window_of(key_of(address), now_s, false);
   if (!w || w->failures < kMaxFailures) return 0;
   return std::max<int64_t>(1, w->start_s + kWindowSeconds - now_s);
 }
@@ -46,7 +59,7 @@ void AdminGuard::record_failure(std::string_view address, int64_t now_s,
   int64_t retry_after;
   {
     std::lock_guard lock(mutex_);
-    Window& w = *window_of(address, now_s, true);
+    Window& w = *window_of(key_of(address), now_s, true);
     failures = ++w.failures;
     retry_after = std::max<int64_t>(1, w.start_s + kWindowSeconds - now_s);
   }

@@ -3,15 +3,18 @@
 // "Admin API"): an address that fails to authenticate kMaxFailures times within a window of
 // kWindowSeconds from its first failure is refused (429 with Retry-After) until that window
 // ends, whatever token it sends: were the right one let through, the refusal would not slow
-// guessing. A request with the right token from an address under the limit is not slowed
-// and costs one lookup. The table holds at most kMaxAddresses addresses; when it is full of
-// live windows, addresses it does not hold share one window (an attacker with many
-// addresses is limited as one). Its warnings are aggregated: at most two lines per address
-// and window, the first failure and the refusal that starts, with the count.
+// guessing. An address is an IPv4 address or an IPv6 /64 (core/client_address.hpp), as for
+// the connection cap: a client chooses any source address in its /64, so counting IPv6
+// addresses one by one would give it 2^64 budgets and let it fill the table. Text that is
+// no address (a peer the server could not name) counts as one address. A request with the
+// right token from an address under the limit is not slowed and costs one lookup. The
+// table holds at most kMaxAddresses addresses; when it is full of live windows, addresses
+// it does not hold share one window (an attacker with many addresses is limited as one).
+// Its warnings are aggregated: at most two lines per address and window, the first
+// failure and the refusal that starts, with the count.
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -42,12 +45,12 @@ class AdminGuard {
   };
   // The window of `address`: its own, or the shared one when the table is full; nullptr
   // when it has none and `create` is false. Expired windows are reset. Under mutex_.
-  Window* window_of(std::string_view address, int64_t now_s, bool create);
+  Window* window_of(uint64_t address, int64_t now_s, bool create);
   void forget_expired(int64_t now_s);
 
   const size_t max_addresses_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, Window> windows_;
+  std::unordered_map<uint64_t, Window> windows_;  // by core/client_address.hpp's key
   Window shared_;
   int64_t last_sweep_s_ = INT64_MIN;
 };

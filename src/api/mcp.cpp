@@ -210,11 +210,14 @@ constexpr int kInvalidRequest = -32600;
 constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 
+// Protocol errors quote what the client sent (a header, a method, a tool name, a member):
+// a key pasted there keeps only its prefix, as in every other error (api/envelope.cpp).
 std::string rpc_error(std::string_view id_json, int code, std::string_view message) {
-  std::string s;
+  std::string s, scratch;
   JsonWriter w(s);
   w.begin_object().field("jsonrpc", "2.0").key("id").raw(id_json);
-  w.key("error").begin_object().field("code", code).field("message", message).end_object();
+  w.key("error").begin_object().field("code", code);
+  w.field("message", without_keys(message, scratch)).end_object();
   w.end_object();
   return s;
 }

@@ -11,13 +11,15 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "core/client_address.hpp"
+
 namespace toolcalc::http {
 
-// What is counted as one address: an IPv4 address (an IPv4-mapped IPv6 address, as a
-// dual-stack listener sees IPv4 clients, counts as the IPv4 address), or an IPv6 address's
-// /64 — the smallest prefix a site is given (RFC 6177), inside which one client can choose
-// any of 2^64 source addresses.
-uint64_t address_key(const boost::asio::ip::address& address);
+// What is counted as one address: an IPv4 address or an IPv6 /64 (core/client_address.hpp).
+inline uint64_t address_key(const boost::asio::ip::address& address) {
+  return address.is_v4() ? client_address_key(address.to_v4().to_uint())
+                         : client_address_key(address.to_v6().to_bytes());
+}
 
 class AddressConnections {
  public:

@@ -88,8 +88,9 @@ bool take_field(std::string_view name, std::string_view value, RequestHead& head
                 Framing& framing) {
   switch (name.size()) {
     case 4:
-      if (iequals(name, "host")) record_field(head, HeadField::Host, value);
-      return true;
+      if (!iequals(name, "host")) return true;
+      record_field(head, HeadField::Host, value);
+      return head.host_fields == 1;  // Beast's path refuses a second
     case 6:
       if (iequals(name, "origin")) record_field(head, HeadField::Origin, value);
       return !iequals(name, "expect");

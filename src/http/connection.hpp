@@ -99,6 +99,14 @@ inline bool transfer_encoding_refused(const RequestHead& head, const RequestPars
          !iequals(trim(head.transfer_encoding), "chunked");
 }
 
+// RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any
+// HTTP/1.1 request message that lacks a Host header field and to any request message that
+// contains more than one Host header field". (A missing Host is still served: clients of
+// HTTP/1.0 send none, and the service reads Host only in development mode.)
+inline ApiError repeated_host_error() {
+  return {ErrorCode::BadRequest, "malformed HTTP request: more than one Host header", {}};
+}
+
 // Wakes a coroutine waiting to read from `stream` (operation_aborted). The HTTP fuzzer's
 // in-memory stream has no cancel: it is closed instead.
 template <class Stream>
@@ -194,6 +202,8 @@ net::awaitable<ReadResult> read_request_with_beast(ConnectionState& state, Strea
           else if (transfer_encoding_refused(x.head, parser))
             ec = bhttp::error::bad_transfer_encoding;
           if (ec) break;
+          if (x.head.host_fields > 1)
+            co_return ReadResult{ReadOutcome::Refused, false, repeated_host_error()};
           parser.eager(true);
           if (parser.is_done()) break;
           if (x.head.expect_continue) {

@@ -18,6 +18,7 @@ struct RequestHead {
   bool has_authorization = false;
   std::string origin;
   std::string host;
+  int host_fields = 0;  // more than one is refused (RFC 9112 §3.2)
   std::string mcp_protocol_version;
   std::string if_none_match;
   std::string transfer_encoding;
@@ -35,6 +36,7 @@ struct RequestHead {
     has_authorization = false;
     origin.clear();
     host.clear();
+    host_fields = 0;
     mcp_protocol_version.clear();
     if_none_match.clear();
     transfer_encoding.clear();
@@ -46,7 +48,9 @@ struct RequestHead {
 
 // The request headers the API reads. Both parsers (RequestParser on Beast, and
 // parse_common_request for the common case) store them through record_field, so they
-// keep the same rules: the first occurrence wins.
+// keep the same rules: the first occurrence wins, and Host is counted, since a request
+// with more than one is refused (RFC 9112 §3.2: a proxy that took the last one would
+// route it to another host than this server checks).
 enum class HeadField { ContentType, Authorization, Origin, Host, IfNoneMatch, McpProtocolVersion };
 
 inline void record_field(RequestHead& head, HeadField field, std::string_view value) {
@@ -65,7 +69,8 @@ inline void record_field(RequestHead& head, HeadField field, std::string_view va
     case HeadField::Origin:
       return first(head.origin);
     case HeadField::Host:
-      return first(head.host);
+      if (++head.host_fields == 1) head.host.assign(value.data(), value.size());
+      return;
     case HeadField::IfNoneMatch:
       return first(head.if_none_match);
     case HeadField::McpProtocolVersion:

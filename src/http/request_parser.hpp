@@ -38,7 +38,8 @@ class RequestParser final : public bhttp::basic_parser<true> {
   void on_response_impl(int, string_view, int, error_code&) override {}
 
   // The first occurrence of a header wins (as Beast's fields::find answered before);
-  // Transfer-Encoding is counted, since more than one is refused by the connection.
+  // Transfer-Encoding and Host are counted, since more than one is refused by the
+  // connection.
   void on_field_impl(bhttp::field name, string_view name_string, string_view value,
                      error_code&) override {
     const std::string_view v(value.data(), value.size());

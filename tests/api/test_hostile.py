@@ -371,6 +371,16 @@ FRAMING_CASES = [
      431, "HEADERS_TOO_LARGE"),
     ("nul-in-header-value",
      lambda k: b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400, "BAD_REQUEST"),
+    # RFC 9112 §3.2: more than one Host is 400, whichever parser reads the request (a proxy
+    # that routes on the last one would send it past the Host this server checks).
+    ("two-host-headers",
+     lambda k: b"GET /v1/health HTTP/1.1\r\nHost: x\r\nhost: evil.example\r\n\r\n",
+     400, "BAD_REQUEST"),
+    ("two-host-headers-first-empty",
+     lambda k: b"GET /v1/health HTTP/1.1\r\nHost:\r\nHost: x\r\n\r\n", 400, "BAD_REQUEST"),
+    ("two-identical-host-headers-on-a-chunked-post",
+     lambda k: post_head(k, "Host: x\r\nTransfer-Encoding: chunked\r\n") +
+     chunked(BATTERY_BODY, 50), 400, "BAD_REQUEST"),
 ]
 
 

@@ -145,6 +145,32 @@ def test_unknown_tool_and_method_are_jsonrpc_errors(api, mcp_key):
                         "error": {"code": -32601, "message": "method not found: resources/list"}}
 
 
+# A whole key where the client names something the error quotes back: the version header
+# (quoted up to 40 characters, a key's length), the method, the tool, a repeated member.
+PASTED_KEY = "tc_live_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv"
+PASTED_KEY_ECHOES = [
+    ("version-header", rpc("tools/list"), {"MCP-Protocol-Version": PASTED_KEY}, 400, -32600),
+    ("method", rpc(PASTED_KEY, id=2), None, 200, -32601),
+    ("tool", rpc("tools/call", {"name": PASTED_KEY, "arguments": {}}, id=3), None, 200, -32602),
+    ("repeated-member",
+     ('{"jsonrpc":"2.0","id":4,"method":"ping","%s":1,"%s":2}' % (PASTED_KEY, PASTED_KEY)).encode(),
+     None, 400, -32600),
+]
+
+
+@pytest.mark.parametrize("case", PASTED_KEY_ECHOES, ids=[c[0] for c in PASTED_KEY_ECHOES])
+def test_protocol_errors_quote_a_pasted_key_by_its_prefix_only(api, case):
+    _id, message, headers, status, code = case
+    if isinstance(message, bytes):
+        r = api.post(MCP, raw=message, key=None, headers=headers)
+    else:
+        r = api.post(MCP, message, key=None, headers=headers)
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code, r.text
+    assert PASTED_KEY[12:] not in r.text
+    assert f"{PASTED_KEY[:12]}[redacted]" in r.json()["error"]["message"], r.text
+
+
 @pytest.mark.parametrize("raw,code", [(b"{nope", -32700),
                                       (b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600),
                                       (b'{"id":1,"method":"ping"}', -32600)])

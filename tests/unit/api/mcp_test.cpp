@@ -216,6 +216,32 @@ TEST_F(McpTest, ProtocolErrorsOfToolsCall) {
                    -32602);
 }
 
+TEST_F(McpTest, ProtocolErrorsNeverEchoAKeyWhole) {
+  // A key pasted where the client names a version, a method, a tool or a member is quoted
+  // up to its 12-character prefix (the 40 characters of the version echo hold a whole key).
+  const std::string key = "tc_live_abcdefghijklmnopqrstuvwxyz012345";
+  const std::string kept = "tc_live_abcd[redacted]";
+  auto expect_redacted = [&](const api::Response& r, int status, json::value id, int code) {
+    expect_rpc_error(r, status, id, code);
+    EXPECT_EQ(r.body.find("efghijklmnop"), std::string::npos) << r.body;
+    EXPECT_NE(parse(r).at("error").at("message").as_string().find(kept), std::string::npos)
+        << r.body;
+  };
+  api::Request version;
+  version.method = "POST";
+  version.target = "/api/mcp";
+  version.body = R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})";
+  version.content_type = "application/json";
+  version.peer_ip = "10.1.2.3";
+  version.mcp_protocol_version = key;
+  expect_redacted(service.handle(version), 400, nullptr, -32600);
+  expect_redacted(post(R"({"jsonrpc":"2.0","id":2,"method":")" + key + R"("})"), 200, 2, -32601);
+  expect_redacted(post(call(key, "{}", 4)), 200, 4, -32602);
+  expect_redacted(
+      post(R"({"jsonrpc":"2.0","id":5,"method":"ping",")" + key + R"(":1,")" + key + R"(":2})"),
+      400, 5, -32600);
+}
+
 TEST_F(McpTest, ToolsCallNeedsAValidKey) {
   auto missing = post(call("iot-mcu_mcu-deep-sleep-battery", kBatteryArgs, 9), std::nullopt);
   expect_rpc_error(missing, 401, 9, -32000);

@@ -33,7 +33,8 @@ inline std::optional<Parsed> fast(std::string_view bytes) {
 
 // Beast's parser on the same bytes, all buffered, as serve_requests drives it: the header
 // first, then eagerly the body. nullopt when Beast refuses or wants more bytes, or when
-// the connection would refuse the request (a header over the limit, Transfer-Encoding).
+// the connection would refuse the request (a header over the limit, Transfer-Encoding,
+// more than one Host).
 inline std::optional<Parsed> beast(std::string_view bytes) {
   Parsed p;
   RequestParser parser(p.head);
@@ -42,7 +43,8 @@ inline std::optional<Parsed> beast(std::string_view bytes) {
   boost::beast::error_code ec;
   std::size_t used = parser.put(boost::asio::buffer(bytes.data(), bytes.size()), ec);
   if (ec || !parser.is_header_done()) return std::nullopt;
-  if (used > kHeaderLimit || p.head.transfer_encoding_fields > 0) return std::nullopt;
+  if (used > kHeaderLimit || p.head.transfer_encoding_fields > 0 || p.head.host_fields > 1)
+    return std::nullopt;
   parser.eager(true);
   if (!parser.is_done()) {
     used += parser.put(boost::asio::buffer(bytes.data() + used, bytes.size() - used), ec);
@@ -66,6 +68,7 @@ inline std::string difference(const Parsed& a, const Parsed& b) {
   if (x.has_authorization != y.has_authorization || x.authorization != y.authorization)
     return "authorization";
   if (x.origin != y.origin) return "origin";
+  if (x.host_fields != y.host_fields || x.host != y.host) return "host";
   if (x.mcp_protocol_version != y.mcp_protocol_version) return "mcp_protocol_version";
   if (x.if_none_match != y.if_none_match) return "if_none_match";
   if (x.body != y.body) return "body";

@@ -97,10 +97,12 @@ TEST(CommonRequest, DeclinesWhatBeastMustDecide) {
       "POST /x HTTP/1.1\r\nContent-Length: 5\r\n\r\n{}",    // body still arriving
       "POST /x HTTP/1.1\r\nContent-Length: 70000\r\n\r\n",  // over the body limit
       "GET /x HTTP/1.1\r\nX-Folded: a\r\n b\r\n\r\n",       // obs-fold
-      "GET /x HTTP/1.1\r\nHost: a\r\n",                     // header incomplete
-      "GET /x HTTP/1.1\r\nHost: a\r\n\r",                   // header incomplete
-      "GET /x HTTP/1.1\r\nHost: a\n\r\n",                   // bare LF
-      "GET /x HTTP/1.1\r\nHost: a\rb\r\n\r\n",              // bare CR
+      "GET /x HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n",      // two Hosts: Beast's path refuses
+      "GET /x HTTP/1.1\r\nHost:\r\nHost: a\r\n\r\n",
+      "GET /x HTTP/1.1\r\nHost: a\r\n",         // header incomplete
+      "GET /x HTTP/1.1\r\nHost: a\r\n\r",       // header incomplete
+      "GET /x HTTP/1.1\r\nHost: a\n\r\n",       // bare LF
+      "GET /x HTTP/1.1\r\nHost: a\rb\r\n\r\n",  // bare CR
       "GET /x HTTP/1.1\r\nHo st: a\r\n\r\n",
       "GET /x HTTP/1.1\r\n: a\r\n\r\n",
       "GET /x HTTP/1.1\r\n Host: a\r\n\r\n",
