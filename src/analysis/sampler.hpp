@@ -49,7 +49,7 @@ class Xoshiro256 {
   }
 
  private:
-  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  TOOLCALC_WRAPPING static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t s_[4];
 };
 
