@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/wrapping.hpp"
+
 namespace toolcalc::analysis {
 
 struct Histogram {
@@ -49,7 +51,7 @@ Summary summarise(std::vector<double>& values);
 // A compensated running sum (Neumaier's variant of Kahan summation).
 class CompensatedSum {
  public:
-  void add(double x) {
+  TOOLCALC_WRAPPING void add(double x) {
     const double t = sum_ + x;
     // The lost low part, by the larger operand first. Both are computed and one selected by
     // a mask, not a branch: for values around zero the comparison cannot be predicted, and

@@ -26,31 +26,36 @@ class SeenKeys {
   static constexpr std::size_t kScanLimit = 16;
 
   void clear() {
-    if (hashed_) hashed_->clear();
+    if (hashing_) hashed_->clear();
+    hashing_ = false;
   }
 
-  // False when `key` is one of the `count` earlier keys; `earlier(i)` is the i-th.
+  // False when `key` is one of the `count` earlier keys; `earlier(i)` is the i-th. The
+  // earlier keys include a repeated one: parsing goes on after a repeat (the first one is
+  // reported), so the set is filled when `count` first reaches kScanLimit, whatever came
+  // before.
   template <class Earlier>
   bool add(std::string_view key, std::size_t count, const Earlier& earlier) {
-    if (count < kScanLimit) [[likely]] {
-      duplicate_steps += count;  // at most: a repeat ends the scan early
-      for (std::size_t i = 0; i < count; ++i)
-        if (earlier(i) == key) return false;
-      if (count + 1 == kScanLimit) [[unlikely]] {  // the next key is looked up in the set
-        if (!hashed_) hashed_ = std::make_unique<std::unordered_set<std::string>>();
-        hashed_->reserve(4 * kScanLimit);
-        for (std::size_t i = 0; i < count; ++i) hashed_->emplace(earlier(i));
-        hashed_->emplace(key);
+    if (!hashing_) {
+      if (count < kScanLimit) [[likely]] {
+        duplicate_steps += count;  // at most: a repeat ends the scan early
+        for (std::size_t i = 0; i < count; ++i)
+          if (earlier(i) == key) return false;
+        return true;
       }
-      return true;
+      if (!hashed_) hashed_ = std::make_unique<std::unordered_set<std::string>>();
+      hashed_->reserve(4 * kScanLimit);
+      for (std::size_t i = 0; i < count; ++i) hashed_->emplace(earlier(i));
+      hashing_ = true;
     }
     ++duplicate_steps;
     return hashed_->emplace(key).second;
   }
 
  private:
-  // Allocated only for an object of kScanLimit members or more.
+  // Allocated only for an object of kScanLimit members or more, and kept for the next.
   std::unique_ptr<std::unordered_set<std::string>> hashed_;
+  bool hashing_ = false;  // this object's keys are in hashed_
 };
 
 // The keys of objects whose members are not recorded (deeper than a handler keeps, or

@@ -217,6 +217,24 @@ TEST(JsonBody, RepeatedKeyFoundPastTheScanLimit) {
   EXPECT_EQ(error.field, "a[2].x");
 }
 
+// A repeat as the 16th key (the last one the scan checks) does not stop the parse: the keys
+// after it are looked up in the set, which must then hold every earlier key. (The fuzz
+// build found a null set here.)
+TEST(JsonBody, KeysAfterARepeatAtTheScanLimitAreStillChecked) {
+  for (int depth = 0; depth < 4; ++depth) {
+    std::string body = body_of_keys(15, depth);
+    const std::size_t end = body.find('}');
+    body.insert(end, R"(,"k0":1,"k15":2,"k16":3,"k3":4)");
+    ParsedBody parsed;
+    ApiError error;
+    EXPECT_FALSE(parse_body(body, parsed, error)) << body;
+    EXPECT_NE(error.field.find("k0"), std::string::npos) << error.field;
+    boost::json::value dom;
+    EXPECT_FALSE(parse_json(body, dom, error)) << body;
+    EXPECT_NE(error.field.find("k0"), std::string::npos) << error.field;
+  }
+}
+
 // --- one rule for DOM readers (MCP, admin) -------------------------------------------
 
 TEST(JsonBody, DomReadersRefuseRepeatedKeysAtAnyDepthNamingThem) {
