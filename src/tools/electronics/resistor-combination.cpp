@@ -232,8 +232,8 @@ Pair nearest_pair(double target, const std::vector<double>& p, bool in_series) {
     std::array<uint64_t, kMaxParts / 64> take{};
     size_t steps = 0, from_at = far_begin;
     // b descending: the runs move up from the far half's start, from_at forward.
-    for (size_t j = b_last + 1; j-- > b_first && steps <= kMostSteps;) {
-      const double b = p[j];
+    for (size_t j = b_last + 1; j > b_first && steps <= kMostSteps;) {
+      const double b = p[--j];
       double a_from = 0, a_to = 0;
       if (in_series) {
         a_from = low - b;
