@@ -365,12 +365,30 @@ QuotaAlert read_alert(const Statement::Use& row) {
   return a;
 }
 
+// Once a store is open: the directory's marker names it.
+void mark_directory(const std::filesystem::path& data_dir, const StoreIdentity& identity) {
+  switch (record_store_identity(data_dir, identity)) {
+    case MarkerChange::None:
+      break;
+    case MarkerChange::Written:
+      log::info("store marker written", {{"file", store_marker_file(data_dir).string()},
+                                         {"store", describe_store(identity)}});
+      break;
+    case MarkerChange::Rewritten:
+      log::warn(
+          "store marker rewritten: it was unreadable, or the database predates store ids",
+          {{"file", store_marker_file(data_dir).string()}, {"store", describe_store(identity)}});
+      break;
+  }
+}
+
 #define ALERT_COLUMNS "key_id, period, threshold, used, monthly_quota, created_at, attempts"
 
 class SqliteAccountStore final : public AccountStore, public UsageLedger {
  public:
   // With `journal`, add_usage_if_free records usage there (usage_journal.hpp) and add_usage
   // moves it into the database; what a killed process left in it is taken over here.
+  // Once open, the directory's marker names the store (mark_directory).
   explicit SqliteAccountStore(const std::filesystem::path& file,
                               std::unique_ptr<UsageJournal> journal = nullptr)
       : file_(file),
@@ -432,13 +450,13 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
                          "INSERT INTO meta(name, value) VALUES ('usage_journal_seq', ?1) "
                          "ON CONFLICT(name) DO UPDATE SET value = ?1"),
         journal_(std::move(journal)) {
-    identity_ = read_identity(db_);
     if (journal_) take_over_journal();
     char id[17];
     std::snprintf(id, sizeof id, "%016llx",
                   static_cast<unsigned long long>(std::stoll(
                       db_.query_text("SELECT value FROM meta WHERE name = 'ledger_instance'"))));
     instance_id_ = id;
+    mark_directory(file_.parent_path(), read_identity(db_));
   }
 
   std::optional<int64_t> create_key(const NewKey& key) override {
@@ -614,8 +632,6 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   }
 
   // UsageLedger
-  const StoreIdentity& identity() const { return identity_; }
-
   const std::string& instance_id() const override { return instance_id_; }
   std::unordered_map<int64_t, int64_t> load_counts(std::string_view period) override {
     return load_per_key(ledger_counts_, period);
@@ -894,7 +910,6 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   // (key id, period) → units appended to the journal since the database last took them.
   std::map<std::pair<int64_t, std::string>, int64_t> journaled_;
   std::string instance_id_;
-  StoreIdentity identity_;
   std::mutex checkpoint_mu_;
   std::unique_ptr<Database> checkpointer_;  // opened by the first checkpoint()
 };
@@ -912,12 +927,6 @@ void create_data_dir(const std::filesystem::path& data_dir) {
   std::filesystem::create_directories(data_dir, ec);
   if (ec)
     throw StoreError("cannot create the data directory " + data_dir.string() + ": " + ec.message());
-}
-
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
 }
 
 // Every open of a data directory's store starts here (store_directory.hpp): refused, or the
@@ -945,23 +954,6 @@ void prepare_store(const std::filesystem::path& data_dir, NewStore new_store) {
              {"renamed_aside", joined(set_aside_names)}});
 }
 
-// Once a store is open: the directory's marker names it.
-void mark_directory(const std::filesystem::path& data_dir, const StoreIdentity& identity) {
-  switch (record_store_identity(data_dir, identity)) {
-    case MarkerChange::None:
-      break;
-    case MarkerChange::Written:
-      log::info("store marker written", {{"file", store_marker_file(data_dir).string()},
-                                         {"store", describe_store(identity)}});
-      break;
-    case MarkerChange::Rewritten:
-      log::warn(
-          "store marker rewritten: it was unreadable, or the database predates store ids",
-          {{"file", store_marker_file(data_dir).string()}, {"store", describe_store(identity)}});
-      break;
-  }
-}
-
 // A ledger and the lock that makes it this process's alone (flock on a file beside the
 // database, released when the process ends, however it ends).
 class LockedLedger final : public UsageLedger {
@@ -978,7 +970,6 @@ class LockedLedger final : public UsageLedger {
                        "needs a data directory of its own");
     }
     store_ = std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
-    mark_directory(data_dir, store_->identity());
   }
   ~LockedLedger() override {
     store_.reset();
@@ -1007,9 +998,7 @@ class LockedLedger final : public UsageLedger {
 std::unique_ptr<AccountStore> open_sqlite_store(const std::filesystem::path& data_dir,
                                                 NewStore new_store) {
   prepare_store(data_dir, new_store);
-  auto store = std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
-  mark_directory(data_dir, store->identity());
-  return store;
+  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir));
 }
 
 std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesystem::path& data_dir,
@@ -1025,10 +1014,7 @@ std::unique_ptr<AccountStore> open_sqlite_store_for_serving(const std::filesyste
   else if (!journal->mapped())
     log::warn("usage journal written by system calls, not through a mapping (slower)",
               {{"file", usage_journal_file(data_dir).string()}, {"writes", journal->write_mode()}});
-  auto store =
-      std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
-  mark_directory(data_dir, store->identity());
-  return store;
+  return std::make_unique<SqliteAccountStore>(sqlite_store_file(data_dir), std::move(journal));
 }
 
 std::unique_ptr<UsageLedger> open_usage_ledger(const std::filesystem::path& data_dir,

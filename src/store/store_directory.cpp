@@ -185,19 +185,13 @@ std::vector<std::string> earlier_use(const fs::path& data_dir) {
   return found;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
-// The earlier store's files a new database would take up.
-std::vector<fs::path> files_to_set_aside(const fs::path& data_dir, bool database_too) {
+// The earlier store's files a new database would take up (the database too, when it is
+// there: empty or unreadable).
+std::vector<fs::path> files_to_set_aside(const fs::path& data_dir) {
   const fs::path db = sqlite_store_file(data_dir);
   std::vector<fs::path> out;
   for (const fs::path& f : {db, fs::path(db.string() + "-wal"), fs::path(db.string() + "-shm"),
                             usage_journal_file(data_dir)}) {
-    if (f == db && !database_too) continue;
     std::error_code ec;
     if (fs::exists(f, ec)) out.push_back(f);
   }
@@ -217,6 +211,12 @@ std::string describe_store(const StoreIdentity& s) {
   return "store " + id_text(s.id) + " (created " + utc_text(s.created_epoch_s, "%FT%TZ") + ")";
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 fs::path store_marker_file(const fs::path& data_dir) {
   return data_dir / "toolcalc.store-id";
 }
@@ -227,51 +227,44 @@ StoreOpening check_store_directory(const fs::path& data_dir, NewStore new_store)
   StoreOpening out;
   out.earlier_use = earlier_use(data_dir);
   const DatabaseFile db = inspect(db_file);
-  switch (db.state) {
-    case DatabaseFile::Present: {
-      if (on_purpose)
-        throw StoreError(db_file.string() + " holds a store already" +
-                         (db.identity ? " (" + describe_store(*db.identity) + ")" : std::string()) +
-                         ": --new-store creates a store only where the database is missing, "
-                         "empty or unreadable; start without it");
-      const Marker marker = read_marker(data_dir);
-      if (db.identity && marker.identity && marker.identity->id != db.identity->id)
-        throw StoreError(
-            db_file.string() + " holds " + describe_store(*db.identity) + ", but " +
-            store_marker_file(data_dir).string() + " names " + describe_store(*marker.identity) +
-            ": the database is another store's, and this directory's usage journal belongs to "
-            "the marker's. Put that store's database back, or, if this one was put in place on "
-            "purpose, remove " +
-            store_marker_file(data_dir).filename().string() + " and " +
-            usage_journal_file(data_dir).filename().string() + " and start again");
-      return out;
-    }
-    case DatabaseFile::Missing:
-    case DatabaseFile::Empty:
-      if (out.earlier_use.empty() || on_purpose) {
-        out.create = true;
-        if (on_purpose)
-          out.set_aside = files_to_set_aside(data_dir, db.state == DatabaseFile::Empty);
-        return out;
-      }
+  if (db.state == DatabaseFile::Present) {
+    if (on_purpose)
+      throw StoreError(db_file.string() + " holds a store already" +
+                       (db.identity ? " (" + describe_store(*db.identity) + ")" : std::string()) +
+                       ": --new-store creates a store only where the database is missing, "
+                       "empty or unreadable; start without it");
+    const Marker marker = read_marker(data_dir);
+    if (db.identity && marker.identity && marker.identity->id != db.identity->id)
       throw StoreError(
-          "the data directory " + data_dir.string() + " was used by a store before (found: " +
-          joined(out.earlier_use) + "), but its database " + db_file.filename().string() + " is " +
-          (db.state == DatabaseFile::Missing ? std::string("missing") : db.why) +
-          ": refusing to start with an empty store, which would refuse every key. Restore " +
-          db_file.filename().string() +
-          " from a backup (docs/operations.md, \"Backing up\"); or, " + kNewStoreHint);
-    case DatabaseFile::Unreadable:
-      if (on_purpose) {
-        out.create = true;
-        out.set_aside = files_to_set_aside(data_dir, true);
-        return out;
-      }
-      throw StoreError(db_file.string() + " cannot be read as a toolcalc database (" + db.why +
-                       "): refusing to open it; the file is left as it is. Restore it from a "
-                       "backup (docs/operations.md, \"Backing up\"); or, " +
-                       kNewStoreHint + " (the file is then renamed aside, kept for recovery)");
+          db_file.string() + " holds " + describe_store(*db.identity) + ", but " +
+          store_marker_file(data_dir).string() + " names " + describe_store(*marker.identity) +
+          ": the database is another store's, and this directory's usage journal belongs to "
+          "the marker's. Put that store's database back, or, if this one was put in place on "
+          "purpose, remove " +
+          store_marker_file(data_dir).filename().string() + " and " +
+          usage_journal_file(data_dir).filename().string() + " and start again");
+    return out;
   }
+  // Missing, empty or unreadable: a new store on purpose takes the place of whatever is there.
+  if (on_purpose) {
+    out.create = true;
+    out.set_aside = files_to_set_aside(data_dir);
+    return out;
+  }
+  if (db.state == DatabaseFile::Unreadable)
+    throw StoreError(db_file.string() + " cannot be read as a toolcalc database (" + db.why +
+                     "): refusing to open it; the file is left as it is. Restore it from a "
+                     "backup (docs/operations.md, \"Backing up\"); or, " +
+                     kNewStoreHint + " (the file is then renamed aside, kept for recovery)");
+  if (!out.earlier_use.empty())
+    throw StoreError(
+        "the data directory " + data_dir.string() + " was used by a store before (found: " +
+        joined(out.earlier_use) + "), but its database " + db_file.filename().string() + " is " +
+        (db.state == DatabaseFile::Missing ? std::string("missing") : db.why) +
+        ": refusing to start with an empty store, which would refuse every key. Restore " +
+        db_file.filename().string() + " from a backup (docs/operations.md, \"Backing up\"); or, " +
+        kNewStoreHint);
+  out.create = true;
   return out;
 }
 

@@ -30,6 +30,9 @@ struct StoreIdentity {
 // "store 3f2a…c01d (created 2026-11-28T16:06:25Z)", for messages.
 std::string describe_store(const StoreIdentity& identity);
 
+// "a, b, c", for messages (file names).
+std::string joined(const std::vector<std::string>& names);
+
 // `<data_dir>/toolcalc.store-id`.
 std::filesystem::path store_marker_file(const std::filesystem::path& data_dir);
 

@@ -86,6 +86,14 @@ std::vector<std::string> names_in(const fs::path& dir) {
   return out;
 }
 
+// The bytes of each file in `dir` whose name starts with `prefix`.
+std::vector<std::string> contents_of_files(const fs::path& dir, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& name : names_in(dir))
+    if (name.rfind(prefix, 0) == 0) out.push_back(bytes_of(dir / name));
+  return out;
+}
+
 }  // namespace
 
 TEST(StoreDirectory, AFirstStartInAnEmptyDirectoryCreatesTheStoreAndItsMarker) {
@@ -238,13 +246,8 @@ TEST(StoreDirectory, ANewStoreOnPurposeSetsTheOldFilesAsideAndStartsEmpty) {
   const std::string new_id = meta(tmp.path(), "store_id");
   EXPECT_NE(new_id, old_id);
   EXPECT_TRUE(contains(bytes_of(store::store_marker_file(tmp.path())), "id=" + new_id + "\n"));
-  int journals_aside = 0;
-  for (const auto& name : names_in(tmp.path()))
-    if (name.rfind("usage.journal.replaced-", 0) == 0) {
-      ++journals_aside;
-      EXPECT_EQ(bytes_of(tmp.path() / name), journal);
-    }
-  EXPECT_EQ(journals_aside, 1);
+  EXPECT_EQ(contents_of_files(tmp.path(), "usage.journal.replaced-"),
+            std::vector<std::string>{journal});
   s.reset();
   // The next start is an ordinary one; asking for a new store again is refused.
   EXPECT_EQ(store::open_sqlite_store_for_serving(tmp.path())->load_keys().keys.size(), 0u);
@@ -261,13 +264,8 @@ TEST(StoreDirectory, ANewStoreOnPurposeKeepsAnUnreadableDatabaseAside) {
   const std::string damaged = bytes_of(db);
   auto s = store::open_sqlite_store(tmp.path(), NewStore::EvenInAUsedOne);
   EXPECT_EQ(s->load_keys().keys.size(), 0u);
-  int kept = 0;
-  for (const auto& name : names_in(tmp.path()))
-    if (name.rfind("toolcalc.db.replaced-", 0) == 0) {
-      ++kept;
-      EXPECT_EQ(bytes_of(tmp.path() / name), damaged);
-    }
-  EXPECT_EQ(kept, 1);
+  EXPECT_EQ(contents_of_files(tmp.path(), "toolcalc.db.replaced-"),
+            std::vector<std::string>{damaged});
 }
 
 TEST(StoreDirectory, AFleetInstancesLedgerIsCheckedTheSameWay) {

@@ -34,6 +34,12 @@ void write_previous_format(const std::filesystem::path& file) {
   std::filesystem::resize_file(file, 2 * UsageJournal::kRecordBytes);
 }
 
+// `groups` groups of one record each, numbered from 1: key 7, its number as the delta.
+void append_one_record_groups(const std::filesystem::path& file, Writes writes, int64_t groups) {
+  auto j = UsageJournal::open_exclusive(file, writes);
+  for (int64_t i = 1; i <= groups; ++i) ASSERT_TRUE(j->append({{7, "2026-11", i}}));
+}
+
 // Inverts one byte of the file at `offset` (doing it twice restores it).
 void flip_byte(const std::filesystem::path& file, uint64_t offset) {
   std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -134,10 +140,7 @@ TEST_P(UsageJournalWrites, ARecordCutShortAtTheEndIsNotTaken) {
 TEST_P(UsageJournalWrites, ADamagedRecordInsideTheRunIsSkippedAndTheOthersRead) {
   TempDir tmp;
   const auto file = store::usage_journal_file(tmp.path());
-  {
-    auto j = UsageJournal::open_exclusive(file, GetParam());
-    for (int64_t i = 1; i <= 40; ++i) ASSERT_TRUE(j->append({{7, "2026-11", i}}));
-  }
+  ASSERT_NO_FATAL_FAILURE(append_one_record_groups(file, GetParam(), 40));
   const uint64_t twentieth = 19 * UsageJournal::kRecordBytes;
   for (const size_t byte : {0, 9, 16, 25, 33}) {  // sequence number, key, delta, period, check
     SCOPED_TRACE(byte);
@@ -168,10 +171,7 @@ TEST_P(UsageJournalWrites, ADamagedRecordInsideTheRunIsSkippedAndTheOthersRead) 
 TEST_P(UsageJournalWrites, DamagedRecordsInARowOrFirstAreSkippedAndZerosEndTheRun) {
   TempDir tmp;
   const auto file = store::usage_journal_file(tmp.path());
-  {
-    auto j = UsageJournal::open_exclusive(file, GetParam());
-    for (int64_t i = 1; i <= 6; ++i) ASSERT_TRUE(j->append({{7, "2026-11", i}}));
-  }
+  ASSERT_NO_FATAL_FAILURE(append_one_record_groups(file, GetParam(), 6));
   constexpr uint64_t R = UsageJournal::kRecordBytes;
   flip_byte(file, 0 * R + 5);
   flip_byte(file, 2 * R + 5);
