@@ -35,9 +35,7 @@ bool DeliveryPool::submit(const std::string& receiver, Job job) {
     const auto it = pending_.find(receiver);
     if (it != pending_.end() && it->second >= 2 * per_receiver_) return false;
     if (counted() >= capacity_) return false;
-    size_t& pending = pending_[receiver];
-    ++pending;
-    ++total_;
+    ++pending_[receiver];
     queue_.push_back({receiver, std::move(job)});
   }
   changed_.notify_all();
@@ -46,7 +44,8 @@ bool DeliveryPool::submit(const std::string& receiver, Job job) {
 
 void DeliveryPool::wait_idle() {
   std::unique_lock lock(mu_);
-  changed_.wait(lock, [this] { return total_ == 0; });
+  // No receiver has a job queued or running.
+  changed_.wait(lock, [this] { return pending_.empty(); });
 }
 
 void DeliveryPool::stop() {
@@ -56,7 +55,6 @@ void DeliveryPool::stop() {
     stopping_ = true;
     for (const Queued& q : queue_)
       if (--pending_[q.receiver] == 0) pending_.erase(q.receiver);
-    total_ -= queue_.size();
     queue_.clear();
   }
   changed_.notify_all();
@@ -89,7 +87,6 @@ void DeliveryPool::work() {
     if (--running_[q.receiver] == 0) running_.erase(q.receiver);
     --running_total_;
     if (--pending_[q.receiver] == 0) pending_.erase(q.receiver);
-    --total_;
     changed_.notify_all();
   }
 }

@@ -58,7 +58,6 @@ class DeliveryPool {
   std::condition_variable changed_;
   std::deque<Queued> queue_;
   std::map<std::string, size_t> running_, pending_;  // per receiver; pending: queued + running
-  size_t total_ = 0;                                 // queued + running
   size_t running_total_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;

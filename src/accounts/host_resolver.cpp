@@ -39,7 +39,6 @@ std::vector<ResolvedAddress> copy_tcp(const addrinfo* list) {
     ResolvedAddress r;
     std::memcpy(&r.addr, a->ai_addr, a->ai_addrlen);
     r.len = a->ai_addrlen;
-    r.family = a->ai_family;
     r.socktype = a->ai_socktype;
     r.protocol = a->ai_protocol;
     out.push_back(r);
@@ -72,8 +71,8 @@ NameLookupResult system_lookup(const std::string& host) {
 
 void set_port(ResolvedAddress& a, int port) {
   const auto p = htons(static_cast<uint16_t>(port));
-  if (a.family == AF_INET) reinterpret_cast<sockaddr_in&>(a.addr).sin_port = p;
-  if (a.family == AF_INET6) reinterpret_cast<sockaddr_in6&>(a.addr).sin6_port = p;
+  if (a.family() == AF_INET) reinterpret_cast<sockaddr_in&>(a.addr).sin_port = p;
+  if (a.family() == AF_INET6) reinterpret_cast<sockaddr_in6&>(a.addr).sin6_port = p;
 }
 
 }  // namespace
@@ -88,19 +87,21 @@ size_t name_lookups_under_way() {
   return lookups_under_way.size();
 }
 
+std::optional<std::vector<ResolvedAddress>> numeric_host_addresses(const std::string& host,
+                                                                   int port) {
+  const std::string service = std::to_string(port);
+  const addrinfo hints = tcp_hints(AI_NUMERICHOST | AI_NUMERICSERV);
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &found) != 0) return std::nullopt;
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> list(found, ::freeaddrinfo);
+  return copy_tcp(found);
+}
+
 std::vector<ResolvedAddress> resolve_host(const std::string& host, int port,
                                           std::chrono::steady_clock::time_point deadline,
                                           std::string& error, bool* postponed) {
   if (postponed) *postponed = false;
-  {
-    const std::string service = std::to_string(port);
-    const addrinfo hints = tcp_hints(AI_NUMERICHOST | AI_NUMERICSERV);
-    addrinfo* found = nullptr;
-    if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &found) == 0) {
-      std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> list(found, ::freeaddrinfo);
-      return copy_tcp(found);
-    }
-  }
+  if (auto literal = numeric_host_addresses(host, port)) return std::move(*literal);
   const std::string name = ascii_lowercase(host);
   std::shared_ptr<Lookup> job;
   {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,15 @@ namespace toolcalc::accounts {
 struct ResolvedAddress {
   sockaddr_storage addr{};
   socklen_t len = 0;
-  int family = 0, socktype = 0, protocol = 0;
+  int socktype = 0, protocol = 0;
   const sockaddr& sa() const { return reinterpret_cast<const sockaddr&>(addr); }
+  int family() const { return addr.ss_family; }
 };
+
+// The TCP addresses of `host`, port `port`, when it is an address literal in any form
+// getaddrinfo takes (127.1, 0x7f000001, ::ffff:127.0.0.1); nullopt when it is a name.
+std::optional<std::vector<ResolvedAddress>> numeric_host_addresses(const std::string& host,
+                                                                   int port);
 
 // The TCP addresses of `host`, port `port`; empty with `error` set when there are none by
 // `deadline`. A lookup runs until getaddrinfo returns, which against a name server that

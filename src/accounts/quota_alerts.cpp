@@ -17,10 +17,9 @@ namespace {
 constexpr size_t kLeasesPerRound = 32;
 
 // Deliveries are limited per host and port: the URL's, as written (a host name in any case).
-std::string receiver_of(const std::string& url) {
-  const auto u = parse_webhook_url(url);
-  if (!u) return std::string();
-  return ascii_lowercase(u->host) + "|" + std::to_string(u->port);
+std::string receiver_of(const std::optional<WebhookUrl>& url) {
+  if (!url) return std::string();
+  return ascii_lowercase(url->host) + "|" + std::to_string(url->port);
 }
 
 std::string pct_text(int32_t pct) {
@@ -144,9 +143,12 @@ void QuotaAlerts::dispatch(int64_t now_s) {
       continue;
     }
     const AlertWatch& key = it->second;
+    auto url = parse_webhook_url(key.url);
+    const std::string receiver = receiver_of(url);
     // A receiver with its share of deliveries under way: the alert stays leased, and is
     // due again when the lease ends (no attempt counted).
-    if (!deliveries_.submit(receiver_of(key.url), [this, a, key] { deliver(a, key); }))
+    if (!deliveries_.submit(receiver,
+                            [this, a, key, url = std::move(url)] { deliver(a, key, url); }))
       log::debug("quota alert postponed: its receiver has deliveries under way",
                  {{"key_prefix", key.prefix},
                   {"period", a.period},
@@ -154,10 +156,10 @@ void QuotaAlerts::dispatch(int64_t now_s) {
   }
 }
 
-void QuotaAlerts::deliver(const store::QuotaAlert& a, const AlertWatch& key) {
+void QuotaAlerts::deliver(const store::QuotaAlert& a, const AlertWatch& key,
+                          const std::optional<WebhookUrl>& url) {
   WebhookResponse r;
   try {
-    const auto url = parse_webhook_url(key.url);
     const std::string body = event_body(a, key);
     if (url)
       r = post_webhook(*url, body,

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -83,8 +84,10 @@ class QuotaAlerts {
  private:
   void detect(int64_t now_s);
   void dispatch(int64_t now_s);
-  // On a delivery thread: one attempt, and its outcome recorded.
-  void deliver(const store::QuotaAlert& alert, const AlertWatch& key);
+  // On a delivery thread: one attempt to `url` (key.url parsed; nullopt when it is not
+  // valid), and its outcome recorded.
+  void deliver(const store::QuotaAlert& alert, const AlertWatch& key,
+               const std::optional<WebhookUrl>& url);
   void record_outcome(const store::QuotaAlert& alert, const AlertWatch& key,
                       const WebhookResponse& response);
 

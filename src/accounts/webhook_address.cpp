@@ -1,13 +1,12 @@
 #include "accounts/webhook_address.hpp"
 
 #include <arpa/inet.h>
-#include <netdb.h>
 #include <netinet/in.h>
 
 #include <charconv>
 #include <cstring>
-#include <memory>
 
+#include "accounts/host_resolver.hpp"
 #include "core/text.hpp"
 
 namespace toolcalc::accounts {
@@ -189,16 +188,11 @@ std::optional<std::string> ReceiverPolicy::refusal_of_host(const std::string& ho
            "' is a loopback name, not a public address (alerts.allow_private_receivers lists "
            "the ranges allowed)";
   }
-  addrinfo hints{};
-  hints.ai_flags = AI_NUMERICHOST;
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  if (::getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return std::nullopt;  // a name
-  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> list(found, ::freeaddrinfo);
-  for (const addrinfo* a = found; a; a = a->ai_next)
-    if (auto why = refusal(*a->ai_addr))
-      return address_text(*a->ai_addr) == host ? *why : "'" + host + "' means " + *why;
+  const auto literal = numeric_host_addresses(host, 0);
+  if (!literal) return std::nullopt;  // a name
+  for (const ResolvedAddress& a : *literal)
+    if (auto why = refusal(a.sa()))
+      return address_text(a.sa()) == host ? *why : "'" + host + "' means " + *why;
   return std::nullopt;
 }
 

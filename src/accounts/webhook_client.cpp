@@ -68,7 +68,7 @@ bool connect_to(const WebhookUrl& url, const ReceiverPolicy& policy, Socket& soc
       continue;
     }
     Socket s;
-    s.fd = ::socket(a.family, a.socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a.protocol);
+    s.fd = ::socket(a.family(), a.socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a.protocol);
     if (s.fd < 0) continue;
     if (::connect(s.fd, &a.sa(), a.len) != 0) {
       if (errno != EINPROGRESS) {

@@ -31,20 +31,26 @@ using accounts::testing::utc_ms;
 
 namespace {
 
+// A socket listening on 127.0.0.1 at a port the kernel chose, which it writes to `port`.
+int listen_on_loopback(int backlog, int& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  EXPECT_EQ(::listen(fd, backlog), 0);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
 // Accepts connections on 127.0.0.1 and answers each request with `status`, keeping what
 // it received.
 class LoopbackReceiver {
  public:
   explicit LoopbackReceiver(int status) : status_(status) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    EXPECT_EQ(::listen(fd_, 8), 0);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
+    fd_ = listen_on_loopback(8, port_);
     thread_ = std::thread([this] { serve(); });
   }
   ~LoopbackReceiver() {
@@ -53,6 +59,7 @@ class LoopbackReceiver {
     ::close(fd_);
     thread_.join();
   }
+  int port() const { return port_; }
   std::string url(const std::string& path = "/hook") const {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
@@ -296,17 +303,7 @@ namespace {
 // request is buffered, and no answer ever comes (a receiver that hangs).
 class BlackHole {
  public:
-  BlackHole() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    EXPECT_EQ(::listen(fd_, 16), 0);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-  }
+  BlackHole() { fd_ = listen_on_loopback(16, port_); }
   ~BlackHole() { close(); }
   // Resets the connections waiting in its queue: deliveries under way fail at once.
   void close() {
@@ -334,8 +331,7 @@ bool within(std::chrono::milliseconds limit, Done done) {
 
 TEST(WebhookClient, RefusesEverySpecialPurposeAddressAndSendsNothing) {
   LoopbackReceiver listener(204);
-  const std::string port = listener.url().substr(std::string("http://127.0.0.1:").size());
-  const std::string port_number = port.substr(0, port.find('/'));
+  const std::string port_number = std::to_string(listener.port());
   for (const char* host : {"127.0.0.1",
                            "127.1",
                            "0x7f000001",
@@ -469,7 +465,6 @@ class FakeNameServer {
     in.sin_family = AF_INET;
     in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.len = sizeof in;
-    a.family = AF_INET;
     a.socktype = SOCK_STREAM;
     a.protocol = IPPROTO_TCP;
     return {{a}, ""};
@@ -538,8 +533,7 @@ TEST(QuotaAlerts, AHangingNameServerHoldsOnlyItsOwnReceiver) {
   const int64_t hang_key = *store->create_key(new_key("tc_live_HANG", 'h', "pro"));
   const int64_t good_key = *store->create_key(new_key("tc_live_GOOD", 'g', "pro"));
   LoopbackReceiver good(204);
-  const std::string good_url =
-      "http://good.example:" + good.url().substr(good.url().rfind(':') + 1);
+  const std::string good_url = "http://good.example:" + std::to_string(good.port()) + "/hook";
   std::atomic<int64_t> good_used{0};
   AlertOptions options = test_options();
   options.timeout = std::chrono::milliseconds(200);
@@ -583,7 +577,7 @@ TEST(QuotaAlerts, NoLookupSlotPostponesWithoutCountingAnAttempt) {
   auto store = store::open_sqlite_store(tmp.path());
   const int64_t id = *store->create_key(new_key("tc_live_GOOD", 'g', "pro"));
   LoopbackReceiver good(204);
-  const std::string url = "http://good.example:" + good.url().substr(good.url().rfind(':') + 1);
+  const std::string url = "http://good.example:" + std::to_string(good.port()) + "/hook";
   AlertOptions options = test_options();
   options.timeout = std::chrono::seconds(2);
   options.give_up_after = std::chrono::seconds(0);

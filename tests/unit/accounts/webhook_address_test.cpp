@@ -5,10 +5,8 @@
 #include "accounts/webhook_address.hpp"
 
 #include <gtest/gtest.h>
-#include <netdb.h>
 
-#include <cstring>
-#include <memory>
+#include "accounts/host_resolver.hpp"
 
 using namespace toolcalc::accounts;
 
@@ -16,18 +14,12 @@ namespace {
 
 // The first address getaddrinfo makes of a numeric host (no DNS), as a delivery sees it.
 sockaddr_storage address_of(const std::string& host) {
-  addrinfo hints{};
-  hints.ai_flags = AI_NUMERICHOST;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  sockaddr_storage out{};
-  if (::getaddrinfo(host.c_str(), "80", &hints, &found) != 0) {
+  const auto found = numeric_host_addresses(host, 80);
+  if (!found || found->empty()) {
     ADD_FAILURE() << host << " is not numeric";
-    return out;
+    return sockaddr_storage{};
   }
-  std::memcpy(&out, found->ai_addr, found->ai_addrlen);
-  ::freeaddrinfo(found);
-  return out;
+  return found->front().addr;
 }
 
 std::optional<std::string> range_of(const std::string& host) {
