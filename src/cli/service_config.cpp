@@ -41,6 +41,23 @@ std::optional<std::string> read_string(const toml::table& t, const char* section
   return v;
 }
 
+// An array of strings, each passing `valid`; `bad` is the message for anything else.
+template <class Valid>
+std::optional<std::vector<std::string>> read_strings(const toml::table& t, const char* key,
+                                                     const std::string& bad, Valid valid) {
+  const toml::node* node = t.get(key);
+  if (!node) return std::nullopt;
+  const toml::array* list = node->as_array();
+  if (!list) throw std::runtime_error(bad);
+  std::vector<std::string> out;
+  for (const auto& item : *list) {
+    auto v = item.value<std::string>();
+    if (!v || !valid(*v)) throw std::runtime_error(bad);
+    out.push_back(std::move(*v));
+  }
+  return out;
+}
+
 enum class Kind { String, Integer, Boolean, StringList };
 
 struct Setting {
@@ -305,17 +322,11 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     }
     read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb, 1, 16 * 1024);
     read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms, 0, 1000);
-    if (const toml::node* n = s->get("mcp_allowed_origins")) {
-      const std::string bad = "config: server.mcp_allowed_origins must be an array of strings";
-      const toml::array* list = n->as_array();
-      if (!list) throw std::runtime_error(bad);
-      config.mcp_allowed_origins.clear();
-      for (const auto& item : *list) {
-        const auto v = item.value<std::string>();
-        if (!v || v->empty()) throw std::runtime_error(bad);
-        config.mcp_allowed_origins.push_back(*v);
-      }
-    }
+    if (auto origins =
+            read_strings(*s, "mcp_allowed_origins",
+                         "config: server.mcp_allowed_origins must be an array of strings",
+                         [](const std::string& v) { return !v.empty(); }))
+      config.mcp_allowed_origins = std::move(*origins);
   }
   if (const toml::table* s = root["store"].as_table()) {
     check_known(*s, "store");
@@ -360,18 +371,14 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
     read_int(*s, "alerts", "delivery_threads", config.alerts_delivery_threads, 1, 64);
     read_int(*s, "alerts", "per_receiver", config.alerts_per_receiver, 1, 16);
-    if (const toml::node* n = s->get("allow_private_receivers")) {
-      const std::string bad =
-          "config: alerts.allow_private_receivers must be an array of CIDR ranges "
-          "(\"127.0.0.0/8\", \"fd00::/8\")";
-      const toml::array* list = n->as_array();
-      if (!list) throw std::runtime_error(bad);
+    if (auto ranges = read_strings(*s, "allow_private_receivers",
+                                   "config: alerts.allow_private_receivers must be an array of "
+                                   "CIDR ranges (\"127.0.0.0/8\", \"fd00::/8\")",
+                                   [](const std::string&) { return true; })) {
       config.alerts_allow_private_receivers.clear();
-      for (const auto& item : *list) {
-        const auto v = item.value<std::string>();
-        if (!v) throw std::runtime_error(bad);
+      for (const std::string& text : *ranges) {
         std::string why;
-        const auto range = accounts::parse_ip_range(*v, &why);
+        const auto range = accounts::parse_ip_range(text, &why);
         if (!range) throw std::runtime_error("config: alerts.allow_private_receivers: " + why);
         config.alerts_allow_private_receivers.push_back(*range);
       }
