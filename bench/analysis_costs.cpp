@@ -183,16 +183,15 @@ int main(int argc, char** argv) {
     std::string slug;
     int cls;
     double ns;
-    std::string body;
   };
   std::vector<Row> rows;
   for (const auto& tool : tools) {
     const Measured m = dearest(tool);
     // A tool without a numeric input has no analysis; it is priced as the light tools.
-    rows.push_back(
-        {tool.descriptor.slug, cost_class(m.ns_per_evaluation), m.ns_per_evaluation, m.body});
-    std::fprintf(stderr, "%-36s %8.0f ns  class %d  at %s\n", rows.back().slug.c_str(),
-                 rows.back().ns, rows.back().cls, m.body.c_str());
+    const Row row{tool.descriptor.slug, cost_class(m.ns_per_evaluation), m.ns_per_evaluation};
+    std::fprintf(stderr, "%-36s %8.0f ns  class %d  at %s\n", row.slug.c_str(), row.ns, row.cls,
+                 m.body.c_str());
+    rows.push_back(row);
   }
   if (markdown) {
     std::ofstream md(markdown);

@@ -20,7 +20,7 @@ inline constexpr int64_t kMaxPage = 1'000'000;
 
 // Tolerance analyses and solves (docs/api.md, "Analyses"): one unit of the monthly quota
 // per kEvaluationsPerQuotaUnit evaluations of the tool times its cost class
-// (catalog::ToolDescriptor::analysis_cost_class, docs/analysis.md "What an analysis
+// (catalog::RegisteredTool::analysis_cost_class, docs/analysis.md "What an analysis
 // costs"), at least one per call. Evaluations are at most 104,121 (12 toleranced inputs,
 // 100,000 samples) and classes at most catalog::kMaxAnalysisCostClass, so the product stays
 // below 2^27.

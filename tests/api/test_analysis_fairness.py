@@ -22,6 +22,10 @@ HEAVY = {"inputs": BATTERY_DEFAULTS, "samples": 100000,
                         "battery_efficiency_pct": {"abs": 5}}}
 SMALL = {"inputs": {"vin_v": 12, "r1_ohm": 10000, "r2_ohm": 10000}, "samples": 1000,
          "tolerances": {"r1_ohm": {"pct": 1}, "r2_ohm": {"pct": 1}}}
+# erlang-c near its dearest (900 servers): 1,005 evaluations (1 + 2 + 2 + 1,000).
+ERLANG_BODY = {"inputs": {"servers": 900, "arrival_rate_per_s": 100,
+                          "mean_service_time_ms": 50, "target_wait_ms": 100},
+               "samples": 1000, "tolerances": {"arrival_rate_per_s": {"pct": 5}}}
 FLOODERS = 4  # key A's clients: one more than its limit (analysis_threads 1 + 2)
 SMALL_CALLS = 20
 
@@ -154,11 +158,8 @@ def test_an_analysis_costs_its_evaluations_times_the_tools_cost_class(api):
     def used():
         return api.get("/v1/me", key=key).json()["result"]["quota"]["used"]
 
-    body = {"inputs": {"servers": 900, "arrival_rate_per_s": 100, "mean_service_time_ms": 50,
-                       "target_wait_ms": 100},
-            "samples": 1000, "tolerances": {"arrival_rate_per_s": {"pct": 5}}}
     before = used()
-    r = api.post(ERLANG + "/tolerance", body, key=key)
+    r = api.post(ERLANG + "/tolerance", ERLANG_BODY, key=key)
     result = check_success(r, api.accounts, version="1.0.0")["result"]
     assert result["evaluations"] == 1 + 2 + 2 + 1000
     assert used() - before == math.ceil(1005 * erlang / 1000)
@@ -173,10 +174,7 @@ def test_an_analysis_costs_its_evaluations_times_the_tools_cost_class(api):
 def test_the_quota_refusal_states_the_price(api):
     key = api.keys["analysis10"]  # monthly quota 10
     erlang = api.get("/v1/tools/erlang-c").json()["result"]["analysis_cost_class"]
-    body = {"inputs": {"servers": 900, "arrival_rate_per_s": 100, "mean_service_time_ms": 50,
-                       "target_wait_ms": 100},
-            "samples": 1000, "tolerances": {"arrival_rate_per_s": {"pct": 5}}}
-    r = api.post(ERLANG + "/tolerance", body, key=key)
+    r = api.post(ERLANG + "/tolerance", ERLANG_BODY, key=key)
     err = check_error(r, 429, "QUOTA_EXCEEDED", api.accounts, tool_version="1.0.0")
     units = math.ceil(1005 * erlang / 1000)
     assert f"needs {units} units" in err["message"], err

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -13,6 +14,7 @@
 #include <boost/json.hpp>
 #include <cerrno>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string>
@@ -216,100 +218,99 @@ TEST_F(AnalysisTest, OnAnEventLoopTheAnalysisRunsOnThePool) {
 
 using Admission = api::AnalysisPool::Admission;
 
-TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
-  boost::asio::io_context loop;
-  api::AnalysisPool pool(1, 2, 10);
+// What the pool tests share: work that notes its name in `order` when it runs, work that
+// first holds its pool thread until its gate opens, and the loop the finishes are posted to.
+struct PoolProbe {
+  boost::asio::io_context loop;  // declared before the pool: it outlives the pool's threads
   std::mutex m;
   std::condition_variable cv;
-  bool release = false;
-  std::atomic<int> started{0}, ran{0}, finished{0};
-  auto blocking = [&] {
-    ++started;
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return release; });
-    ++ran;
-  };
-  ASSERT_EQ(pool.submit("a", blocking, loop, [&] { ++finished; }), Admission::Accepted);
-  while (started == 0) std::this_thread::yield();
-  EXPECT_EQ(pool.submit(
-                "a", [&] { ++ran; }, loop, [&] { ++finished; }),
-            Admission::Accepted);
-  EXPECT_EQ(pool.submit(
-                "b", [&] { ++ran; }, loop, [&] { ++finished; }),
-            Admission::Accepted);
-  EXPECT_EQ(pool.submit(
-                "c", [&] { ++ran; }, loop, [&] { ++finished; }),
-            Admission::Full);
-  {
+  std::array<bool, 2> gates{};  // open or shut
+  std::atomic<int> started{0}, finished{0};
+  std::vector<std::string> order;  // under m
+
+  std::function<void()> note(std::string who) {
+    return [this, who] {
+      std::lock_guard lock(m);
+      order.push_back(who);
+    };
+  }
+  std::function<void()> held(std::string who, size_t gate = 0) {
+    return [this, who, gate] {
+      ++started;
+      std::unique_lock lock(m);
+      cv.wait(lock, [&] { return gates[gate]; });
+      order.push_back(who);
+    };
+  }
+  std::function<void()> done() {
+    return [this] { ++finished; };
+  }
+  void wait_started(int n) {
+    while (started < n) std::this_thread::yield();
+  }
+  void open(size_t gate = 0) {
+    {
+      std::lock_guard lock(m);
+      gates[gate] = true;
+    }
+    cv.notify_all();
+  }
+  // Runs the finishes posted to the loop until `n` have run, or 30 s have passed.
+  void poll_until(int n) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (finished < n && std::chrono::steady_clock::now() < deadline) {
+      loop.restart();
+      loop.poll();
+      std::this_thread::yield();
+    }
+  }
+  size_t ran() {
     std::lock_guard lock(m);
-    release = true;
+    return order.size();
   }
-  cv.notify_all();
+};
+
+TEST(AnalysisPool, RefusesWorkBeyondItsQueueAndDropsWaitingWorkOnStop) {
+  PoolProbe p;
+  api::AnalysisPool pool(1, 2, 10);
+  ASSERT_EQ(pool.submit("a", p.held("a0"), p.loop, p.done()), Admission::Accepted);  // running
+  p.wait_started(1);
+  EXPECT_EQ(pool.submit("a", p.note("a1"), p.loop, p.done()), Admission::Accepted);  // waiting: 1
+  EXPECT_EQ(pool.submit("b", p.note("b1"), p.loop, p.done()), Admission::Accepted);  // waiting: 2
+  EXPECT_EQ(pool.submit("c", p.note("c1"), p.loop, p.done()), Admission::Full);
+  p.open();
   // The finishes are posted to the loop, never run on the pool.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (finished < 3 && std::chrono::steady_clock::now() < deadline) {
-    loop.restart();
-    loop.poll();
-    std::this_thread::yield();
-  }
-  EXPECT_EQ(ran, 3);
-  EXPECT_EQ(finished, 3);
+  p.poll_until(3);
+  EXPECT_EQ(p.ran(), 3u);
+  EXPECT_EQ(p.finished, 3);
   pool.stop();
-  EXPECT_EQ(pool.submit(
-                "a", [&] { ++ran; }, loop, [&] { ++finished; }),
-            Admission::Stopped);
+  EXPECT_EQ(pool.submit("a", p.note("a2"), p.loop, p.done()), Admission::Stopped);
 }
 
 // One thread held by owner A's first analysis; A queues more up to its limit and is then
 // refused, while B and C are still taken, and the owners waiting take turns.
 TEST(AnalysisPool, AnOwnerAtItsLimitIsRefusedAndTheOwnersTakeTurns) {
-  boost::asio::io_context loop;
+  PoolProbe p;
   api::AnalysisPool pool(1, 16, 3);
-  std::mutex m;
-  std::condition_variable cv;
-  bool release = false;
-  std::atomic<int> started{0}, finished{0};
-  std::vector<std::string> order;  // appended on the pool's one thread
-  auto note = [&](std::string who) {
-    return [&, who] {
-      std::lock_guard lock(m);
-      order.push_back(who);
-    };
-  };
-  auto blocking = [&] {
-    ++started;
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return release; });
-    order.push_back("a0");
-  };
-  auto done = [&] { ++finished; };
-  ASSERT_EQ(pool.submit("a", blocking, loop, done), Admission::Accepted);
-  while (started == 0) std::this_thread::yield();
-  EXPECT_EQ(pool.submit("a", note("a1"), loop, done), Admission::Accepted);
-  EXPECT_EQ(pool.submit("a", note("a2"), loop, done), Admission::Accepted);
-  EXPECT_EQ(pool.submit("a", note("a3"), loop, done), Admission::OwnerAtLimit);  // 1 + 2 = 3
-  EXPECT_EQ(pool.submit("b", note("b1"), loop, done), Admission::Accepted);
-  EXPECT_EQ(pool.submit("c", note("c1"), loop, done), Admission::Accepted);
-  EXPECT_EQ(pool.submit("b", note("b2"), loop, done), Admission::Accepted);
-  {
-    std::lock_guard lock(m);
-    release = true;
-  }
-  cv.notify_all();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (finished < 6 && std::chrono::steady_clock::now() < deadline) {
-    loop.restart();
-    loop.poll();
-    std::this_thread::yield();
-  }
-  ASSERT_EQ(finished, 6);
+  ASSERT_EQ(pool.submit("a", p.held("a0"), p.loop, p.done()), Admission::Accepted);
+  p.wait_started(1);
+  EXPECT_EQ(pool.submit("a", p.note("a1"), p.loop, p.done()), Admission::Accepted);
+  EXPECT_EQ(pool.submit("a", p.note("a2"), p.loop, p.done()), Admission::Accepted);
+  // 1 + 2 = 3
+  EXPECT_EQ(pool.submit("a", p.note("a3"), p.loop, p.done()), Admission::OwnerAtLimit);
+  EXPECT_EQ(pool.submit("b", p.note("b1"), p.loop, p.done()), Admission::Accepted);
+  EXPECT_EQ(pool.submit("c", p.note("c1"), p.loop, p.done()), Admission::Accepted);
+  EXPECT_EQ(pool.submit("b", p.note("b2"), p.loop, p.done()), Admission::Accepted);
+  p.open();
+  p.poll_until(6);
+  ASSERT_EQ(p.finished, 6);
   // A waited first, so it has its turn first; then B and C, whose turns come before A's
   // second, and so on in turn.
-  EXPECT_EQ(order, (std::vector<std::string>{"a0", "a1", "b1", "c1", "a2", "b2"}));
+  EXPECT_EQ(p.order, (std::vector<std::string>{"a0", "a1", "b1", "c1", "a2", "b2"}));
   // Once an owner's analyses are done it starts again from nothing.
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(pool.submit(
-                  "a", [] {}, loop, done),
+                  "a", [] {}, p.loop, p.done()),
               Admission::Accepted);
   pool.stop();
 }
@@ -317,55 +318,19 @@ TEST(AnalysisPool, AnOwnerAtItsLimitIsRefusedAndTheOwnersTakeTurns) {
 // Two threads both running A's analyses, A's third waiting before B's: when a thread comes
 // free it takes B's, whose owner has none running, before A's.
 TEST(AnalysisPool, TheOwnerWithTheFewestRunningGoesFirst) {
-  boost::asio::io_context loop;
+  PoolProbe p;
   api::AnalysisPool pool(2, 16, 4);
-  std::mutex m;
-  std::condition_variable cv;
-  bool release[2] = {false, false};
-  std::atomic<int> started{0}, finished{0};
-  std::vector<std::string> order;
-  auto blocking = [&](int i) {
-    return [&, i] {
-      ++started;
-      std::unique_lock lock(m);
-      cv.wait(lock, [&] { return release[i]; });
-      order.push_back("a" + std::to_string(i));
-    };
-  };
-  auto note = [&](std::string who) {
-    return [&, who] {
-      std::lock_guard lock(m);
-      order.push_back(who);
-    };
-  };
-  auto done = [&] { ++finished; };
-  auto run_until = [&](int n) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (finished < n && std::chrono::steady_clock::now() < deadline) {
-      loop.restart();
-      loop.poll();
-      std::this_thread::yield();
-    }
-  };
-  ASSERT_EQ(pool.submit("a", blocking(0), loop, done), Admission::Accepted);
-  ASSERT_EQ(pool.submit("a", blocking(1), loop, done), Admission::Accepted);
-  while (started < 2) std::this_thread::yield();
-  ASSERT_EQ(pool.submit("a", note("a2"), loop, done), Admission::Accepted);
-  ASSERT_EQ(pool.submit("b", note("b1"), loop, done), Admission::Accepted);
-  {
-    std::lock_guard lock(m);
-    release[0] = true;
-  }
-  cv.notify_all();
-  run_until(3);
-  {
-    std::lock_guard lock(m);
-    release[1] = true;
-  }
-  cv.notify_all();
-  run_until(4);
-  ASSERT_EQ(finished, 4);
-  EXPECT_EQ(order, (std::vector<std::string>{"a0", "b1", "a2", "a1"}));
+  ASSERT_EQ(pool.submit("a", p.held("a0", 0), p.loop, p.done()), Admission::Accepted);
+  ASSERT_EQ(pool.submit("a", p.held("a1", 1), p.loop, p.done()), Admission::Accepted);
+  p.wait_started(2);
+  ASSERT_EQ(pool.submit("a", p.note("a2"), p.loop, p.done()), Admission::Accepted);
+  ASSERT_EQ(pool.submit("b", p.note("b1"), p.loop, p.done()), Admission::Accepted);
+  p.open(0);
+  p.poll_until(3);
+  p.open(1);
+  p.poll_until(4);
+  ASSERT_EQ(p.finished, 4);
+  EXPECT_EQ(p.order, (std::vector<std::string>{"a0", "b1", "a2", "a1"}));
   pool.stop();
 }
 
