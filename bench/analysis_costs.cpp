@@ -33,7 +33,6 @@
 #include "catalog/render.hpp"
 #include "catalog/validate.hpp"
 #include "cli/default_catalog_dir.hpp"
-#include "core/json_writer.hpp"
 #include "tools/all.hpp"
 
 namespace {
@@ -53,15 +52,7 @@ std::string literal(const boost::json::value& v) {
 
 // The default body as a JSON object (every input at its default).
 boost::json::object defaults(const catalog::ToolDescriptor& tool) {
-  std::string s;
-  JsonWriter w(s);
-  w.begin_object();
-  for (const auto& in : tool.inputs) {
-    w.key(in.key);
-    catalog::write_default_value(w, in.default_value);
-  }
-  w.end_object();
-  return boost::json::parse(s).as_object();
+  return boost::json::parse(catalog::default_body(tool)).as_object();
 }
 
 // The starting points and every one-input move from each, as bodies.

@@ -11,7 +11,6 @@
 #include "cli/default_catalog_dir.hpp"
 #include "core/decimal.hpp"
 #include "core/event_loop.hpp"
-#include "core/json_writer.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::bench {
@@ -55,18 +54,6 @@ BenchEnv::~BenchEnv() {
 BenchEnv& env() {
   static BenchEnv e;
   return e;
-}
-
-std::string default_body(const catalog::ToolDescriptor& tool) {
-  std::string s;
-  JsonWriter w(s);
-  w.begin_object();
-  for (const auto& in : tool.inputs) {
-    w.key(in.key);
-    catalog::write_default_value(w, in.default_value);
-  }
-  w.end_object();
-  return s;
 }
 
 api::Request execute_request(const catalog::ToolDescriptor&, const std::string& path,

@@ -13,6 +13,7 @@
 #include "api/request.hpp"
 #include "api/service.hpp"
 #include "catalog/registry.hpp"
+#include "catalog/render.hpp"
 #include "core/clock.hpp"
 
 namespace toolcalc::bench {
@@ -56,9 +57,8 @@ class ServerThread {
   size_t waiting_ = 0;
 };
 
-// The tool's default body: every input at its default, in descriptor order, rendered the
-// way the API documents it ({"battery_capacity_mah":2000,...}).
-std::string default_body(const catalog::ToolDescriptor& tool);
+// The tool's default body ({"battery_capacity_mah":2000,...}).
+using catalog::default_body;
 
 // An execute request as the HTTP layer hands it to the service.
 api::Request execute_request(const catalog::ToolDescriptor& tool, const std::string& path,

@@ -28,6 +28,18 @@ void write_default_value(JsonWriter& w, const DefaultValue& value) {
     w.boolean(std::get<bool>(value));
 }
 
+std::string default_body(const ToolDescriptor& tool) {
+  std::string s;
+  JsonWriter w(s);
+  w.begin_object();
+  for (const auto& in : tool.inputs) {
+    w.key(in.key);
+    write_default_value(w, in.default_value);
+  }
+  w.end_object();
+  return s;
+}
+
 namespace {
 
 void write_default(JsonWriter& w, const InputDescriptor& in) {

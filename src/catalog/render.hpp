@@ -21,4 +21,8 @@ const char* input_type_name(InputType t);
 // An input's default as a JSON value: a plain number, a string (enum) or a boolean.
 void write_default_value(JsonWriter& w, const DefaultValue& value);
 
+// A body with every input at its default, as JSON text: the example OpenAPI shows for a tool
+// without published examples, and the body the benchmarks send.
+std::string default_body(const ToolDescriptor& tool);
+
 }  // namespace toolcalc::catalog

@@ -14,12 +14,7 @@ void write_request_examples(JsonWriter& w, const ToolDescriptor& t) {
   w.key("examples").begin_object();
   if (t.examples.empty()) {
     w.key("defaults").begin_object().field("summary", "Every input at its default");
-    w.key("value").begin_object();
-    for (const auto& in : t.inputs) {
-      w.key(in.key);
-      catalog::write_default_value(w, in.default_value);
-    }
-    w.end_object().end_object();
+    w.key("value").raw(catalog::default_body(t)).end_object();
   }
   int n = 0;
   for (const auto& ex : t.examples) {
