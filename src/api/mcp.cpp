@@ -324,7 +324,7 @@ void Service::mcp_endpoint(Context& ctx) {
     if (parse_error.code != ErrorCode::ValidationError)
       return reply(400, rpc_error("null", kParseError, "parse error: " + parse_error.message));
     constexpr std::string_view kArguments = "params.arguments.";
-    if (std::string_view(parse_error.field).substr(0, kArguments.size()) == kArguments) {
+    if (parse_error.field.starts_with(kArguments)) {
       const std::string field = parse_error.field.substr(kArguments.size());
       repeated_argument =
           validation_error(field, field + " appears more than once in the arguments");

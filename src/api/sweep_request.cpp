@@ -153,12 +153,13 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
     return false;
   }
   double points = 0;
-  if (number_of(*points_member, points) && !std::isfinite(points)) {
+  const bool is_number = number_of(*points_member, points);
+  if (is_number && !std::isfinite(points)) {
     error =
         validation_error("vary.points", "vary.points must be a finite number: an integer " + range);
     return false;
   }
-  if (!number_of(*points_member, points) || points != std::trunc(points)) {
+  if (!is_number || points != std::trunc(points)) {
     error = validation_error("vary.points", "vary.points must be an integer " + range);
     return false;
   }

@@ -62,7 +62,9 @@ class SeenKeys {
 // every object of a DOM): one level per open container, each with its own keys.
 class KeyStack {
  public:
+  // A container starts: a value of the enclosing array (if any), and a level of its own.
   void open(bool object) {
+    next_item();
     if (depth_ == levels_.size()) levels_.emplace_back();
     Level& l = levels_[depth_++];
     l.object = object;
@@ -228,8 +230,15 @@ struct BodyHandler : BodyLimits {
         deep_prefix += current->key;
       }
     }
-    deep.next_item();
     deep.open(object);
+  }
+  // A container closes (`depth` back to the one it opened at): true when it was below the
+  // recorded objects.
+  bool close_deep() {
+    if (deep_from == 0) return false;
+    deep.close();
+    if (deep_from == depth) deep_from = 0;
+    return true;
   }
   bool on_array_begin(json::error_code&) {
     if (recording()) begin_member(BodyMember::Kind::Array);
@@ -239,10 +248,7 @@ struct BodyHandler : BodyLimits {
   }
   bool on_array_end(std::size_t, json::error_code&) {
     --depth;
-    if (deep_from) {
-      deep.close();
-      if (deep_from == depth) deep_from = 0;
-    }
+    close_deep();
     return true;
   }
   bool on_object_begin(json::error_code&) {
@@ -261,11 +267,7 @@ struct BodyHandler : BodyLimits {
   }
   bool on_object_end(std::size_t, json::error_code&) {
     --depth;
-    if (deep_from) {
-      deep.close();
-      if (deep_from == depth) deep_from = 0;
-      return true;
-    }
+    if (close_deep()) return true;
     // The object just closed began at this depth; it was opened above exactly when
     // open_count reached this depth then (open_count never exceeds depth - 1 otherwise).
     if (depth >= 1 && open_count == depth) --open_count;
@@ -373,7 +375,6 @@ struct DomHandler : BodyLimits {
   }
   bool on_document_end(json::error_code&) { return true; }
   bool on_array_begin(json::error_code&) {
-    keys.next_item();
     keys.open(false);
     return true;
   }
@@ -383,7 +384,6 @@ struct DomHandler : BodyLimits {
     return true;
   }
   bool on_object_begin(json::error_code&) {
-    keys.next_item();
     keys.open(true);
     return true;
   }

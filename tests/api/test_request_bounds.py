@@ -1,8 +1,8 @@
 """Every integer taken from a request is bounded before any arithmetic, and every body is
 read by one JSON rule, black-box (docs/api.md, "Integers in requests" and "One JSON rule").
 
-- GET /v1/tools?page=184467440737095517&limit=100 once made (page − 1) · limit wrap around
-  and read before the tool list: the server died of SIGSEGV, with no key needed. Each
+- GET /v1/tools?page=184467440737095517&limit=100 makes an unbounded (page − 1) · limit
+  wrap around and read before the tool list: SIGSEGV, with no key needed. Each
   integer a request carries (query, body fields, admin fields, MCP arguments) is checked
   here at and past its bounds: 400 naming it, and the server still serving after each.
 - A repeated key and a number past the double range (1e400) get the same answer on every

@@ -341,8 +341,9 @@ TEST_F(ServiceTest, ToolsListingPaginates) {
   expect_error(call("GET", "/v1/tools?sort=name"), 400, "VALIDATION_ERROR", "sort");
 }
 
-// (page − 1) · limit once overflowed int64 for a page of 18 digits and the listing read
-// before the tool list (SIGSEGV). page is bounded; up to the bound, past the end is empty.
+// Unbounded, (page − 1) · limit overflows int64 for a page of 18 digits and the listing
+// reads before the tool list (SIGSEGV). page is bounded; up to the bound, past the end is
+// empty.
 TEST_F(ServiceTest, ToolsPageIsBoundedBeforeAnyArithmetic) {
   expect_error(call("GET", "/v1/tools?page=184467440737095517&limit=100"), 400, "VALIDATION_ERROR",
                "page");

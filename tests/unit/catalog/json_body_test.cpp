@@ -161,8 +161,8 @@ std::string body_of_keys(int n, int depth) {
 
 // The repeated-key check makes a bounded number of steps per key (a scan of at most 15
 // earlier keys while an object is small, one hash look-up from 16 keys on), so 16 … 4,096
-// keys cost the same per key, at every depth and for DOM readers alike; the scan it
-// replaced made (n − 1) / 2 comparisons per key (2,047.5 at 4,096 keys). Printed with the
+// keys cost the same per key, at every depth and for DOM readers alike; a scan of every
+// earlier key would make (n − 1) / 2 comparisons per key (2,047.5 at 4,096 keys). Printed with the
 // CPU time per key (the fastest of several parses), which the test does not assert on:
 // time varies with the machine and its load.
 TEST(JsonBody, RepeatedKeyCheckIsLinearInTheNumberOfKeys) {
