@@ -106,7 +106,7 @@ void AccessLog::write(const AccessLogEntry& e) const {
 
   // A client that pastes its key into a URL must not have it logged, however it is
   // spelled (core/secret_redaction.hpp): the 12-character prefix is kept.
-  thread_local std::string redacted;
+  std::string redacted;
   path = without_keys(path, redacted);
   const std::string_view method = e.method.substr(0, 16);
 

@@ -141,10 +141,7 @@ bool read_settings(const json::object& body, std::initializer_list<std::string_v
 
 bool Service::answer_admin(Context& ctx) {
   if (ctx.route.kind != RouteKind::Admin) return false;
-  // Not counted: the headers show the client IP's window as it stands.
-  ctx.caller = access_.authenticate(std::nullopt, ctx.req.peer_ip).caller;
-  ctx.rate = access_.peek_rate(ctx.caller);
-  ctx.rate_known = true;
+  show_ip_window(ctx);  // not counted
 
   // An address that failed too often waits, whatever it sends (api/admin_guard.hpp).
   const int64_t now_s = clock_.now_s();

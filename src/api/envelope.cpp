@@ -11,11 +11,11 @@ std::string error_body(const ApiError& error, std::string_view request_id) {
   JsonWriter w(s);
   // A message or field that quotes a path or a member a client sent never echoes a key
   // whole: a proxy or a client may log the body (core/secret_redaction.hpp).
-  std::string message, field;
+  std::string scratch;  // each value is written before the next is redacted
   w.begin_object().field("ok", false);
   w.key("error").begin_object().field("code", error.code_name());
-  w.field("message", without_keys(error.message, message));
-  if (!error.field.empty()) w.field("field", without_keys(error.field, field));
+  w.field("message", without_keys(error.message, scratch));
+  if (!error.field.empty()) w.field("field", without_keys(error.field, scratch));
   w.end_object();
   w.key("meta").begin_object().field("request_id", request_id).end_object();
   w.end_object();

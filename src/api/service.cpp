@@ -191,13 +191,12 @@ bool Service::refuse_foreign_host(Context& ctx) {
     return std::any_of(local_hosts_.begin(), local_hosts_.end(),
                        [&](const std::string& h) { return iequals(h, host); });
   };
+  const bool local_host = is_local(req.host);
   const bool same_origin = req.origin.empty() || (req.origin.starts_with("http://") &&
                                                   iequals(req.origin.substr(7), req.host));
-  if (is_local(req.host) && same_origin) return false;
-  ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
-  ctx.rate = access_.peek_rate(ctx.caller);
-  ctx.rate_known = true;
-  if (!is_local(req.host))
+  if (local_host && same_origin) return false;
+  show_ip_window(ctx);
+  if (!local_host)
     ctx.fail({ErrorCode::Forbidden,
               "host '" + std::string(req.host.substr(0, 200)) +
                   "' is not this development server's address; use http://" + local_hosts_.front(),
@@ -377,10 +376,7 @@ Response Service::transport_error(const ApiError& error, std::string_view peer_i
   Request req;
   req.peer_ip = peer_ip;
   Context ctx(req, res, {});
-  ctx.caller = access_.authenticate(std::nullopt, peer_ip).caller;
-  ctx.rate = access_.peek_rate(ctx.caller);
-  ctx.rate_known = true;
-  if (error.code == ErrorCode::ServerBusy) res.set_header("Retry-After", "1");
+  show_ip_window(ctx);
   ctx.fail(error);
   add_response_headers(ctx);
   request_metrics_.count_transport(res.status);
@@ -465,9 +461,7 @@ bool Service::answer_uncounted(Context& ctx) {
   if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
       kind != RouteKind::Ready && kind != RouteKind::Metrics && kind != RouteKind::LlmsTxt)
     return false;
-  ctx.caller = access_.authenticate(std::nullopt, req.peer_ip).caller;
-  ctx.rate = access_.peek_rate(ctx.caller);
-  ctx.rate_known = true;
+  show_ip_window(ctx);
   if (kind == RouteKind::NotFound) {
     ctx.fail(not_found("no such path"));
   } else if (req.method == "OPTIONS") {
@@ -494,6 +488,13 @@ bool Service::answer_uncounted(Context& ctx) {
     health(ctx);
   }
   return true;
+}
+
+// A request that is not counted carries the client IP's window as it stands.
+void Service::show_ip_window(Context& ctx) {
+  ctx.caller = access_.authenticate(std::nullopt, ctx.req.peer_ip).caller;
+  ctx.rate = access_.peek_rate(ctx.caller);
+  ctx.rate_known = true;
 }
 
 // Whose window is charged: the key's, or for a missing or invalid key the client IP's, so

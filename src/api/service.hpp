@@ -113,6 +113,7 @@ class Service {
   // The pipeline (service.cpp): the steps every request goes through, in order.
   bool refuse_foreign_host(Context& ctx);  // development mode only; true: answered 403
   bool answer_uncounted(Context& ctx);     // true: answered, nothing else to do
+  void show_ip_window(Context& ctx);       // for the uncounted: the client IP's window, not taken
   void identify_caller(Context& ctx);
   accounts::RateStep take_rate_step(Context& ctx);  // blocking
   // False when the request has not ended yet: a handler deferred it, or its 200 waits for

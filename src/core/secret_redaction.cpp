@@ -97,7 +97,6 @@ bool redact_keys(std::string_view text, std::string& out) {
     size_t end = ranges[i].second;
     for (++i; i < ranges.size() && ranges[i].first <= end; ++i)
       end = std::max(end, ranges[i].second);
-    if (begin < written) continue;
     out.append(text.substr(written, begin - written));
     out.append(kRedacted);
     written = end;

@@ -370,7 +370,6 @@ net::awaitable<void> serve_requests(ConnectionState& state, Stream& stream) {
   const ServerOptions& o = state.options;
   Exchange x;
   const AnswerSite<Stream> site{state, stream, x};
-  state.renew_idle(o.idle_timeout_s);
   for (;;) {
     state.idle = true;
     if (state.stopping.load(std::memory_order_relaxed)) break;

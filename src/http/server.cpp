@@ -54,6 +54,9 @@ bool out_of_descriptors(const boost::system::error_code& ec) {
 // wake-up can empty it, while a flood of new connections cannot hold the thread forever.
 constexpr int kAcceptBatch = 4096;
 
+// The 503 of a connection over the server's cap or accepted while out of descriptors.
+constexpr std::string_view kServerBusy = "too many open connections; retry shortly";
+
 }  // namespace
 
 Worker::~Worker() {
@@ -127,13 +130,7 @@ struct Server::Impl {
       worker.shedding = true;
       ++worker.shed;
       metrics::connections_refused.inc();
-      const api::Response r = shared.service.connection_refused(
-          {ErrorCode::ServerBusy, "too many open connections; retry shortly", {}});
-      std::string out;
-      write_response(out, r, 11, false);
-      // A fresh socket's send buffer takes the whole answer; a client that is gone or
-      // slow loses it, which costs nothing here.
-      (void)::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      send_busy(fd, kServerBusy);
       ::shutdown(fd, SHUT_WR);
       ::close(fd);
     }
@@ -157,7 +154,7 @@ struct Server::Impl {
       shared.open_connections.fetch_sub(1);
       shared.per_address.close(address);
       metrics::connections_refused.inc();
-      return refuse(socket, "too many open connections; retry shortly");
+      return refuse(socket, kServerBusy);
     }
     net::co_spawn(worker.ioc, run_session(shared, worker, std::move(socket), peer, address),
                   log_escaped_exception);
@@ -172,14 +169,20 @@ struct Server::Impl {
   // counters, and for the address's cap the line a minute below, are what an operator
   // sees of a flood.
   void refuse(tcp::socket& socket, std::string_view message) {
+    send_busy(socket.native_handle(), message);
+    boost::system::error_code ec;
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
+  }
+
+  // Sends the 503 SERVER_BUSY on a freshly accepted connection without waiting (refuse
+  // says why that is enough); a client that is gone or slow loses it, which costs nothing.
+  void send_busy(int fd, std::string_view message) {
     const api::Response r =
         shared.service.connection_refused({ErrorCode::ServerBusy, std::string(message), {}});
     std::string out;
     write_response(out, r, 11, false);
-    (void)::send(socket.native_handle(), out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-    boost::system::error_code ec;
-    socket.shutdown(tcp::socket::shutdown_send, ec);
-    socket.close(ec);
+    (void)::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   }
 
   void refuse_over_address_cap(tcp::socket& socket) {

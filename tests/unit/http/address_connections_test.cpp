@@ -6,36 +6,32 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "support/client_address_cases.hpp"
+
 namespace toolcalc::http {
 namespace {
+
+using test_support::expect_clients;
 
 uint64_t key(const char* text) {
   return address_key(boost::asio::ip::make_address(text));
 }
 
+// The socket addresses the server counts follow core's rules (core/client_address_test.cpp).
 TEST(AddressKey, Ipv4AddressesAreDistinct) {
-  EXPECT_NE(key("127.0.0.1"), key("127.0.0.2"));
-  EXPECT_NE(key("192.0.2.1"), key("198.51.100.1"));
-  EXPECT_EQ(key("192.0.2.1"), key("192.0.2.1"));
+  expect_clients(key, test_support::kIpv4Pairs);
 }
 
 TEST(AddressKey, Ipv4MappedIpv6CountsAsTheIpv4Address) {
-  EXPECT_EQ(key("::ffff:192.0.2.1"), key("192.0.2.1"));
-  EXPECT_NE(key("::ffff:192.0.2.1"), key("::ffff:192.0.2.2"));
+  expect_clients(key, test_support::kIpv4MappedPairs);
 }
 
 TEST(AddressKey, Ipv6CountsPerSlash64) {
-  EXPECT_EQ(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
-  EXPECT_EQ(key("2001:db8:1:2::1"), key("2001:db8:1:2:8a2e:370:7334:1"));
-  EXPECT_NE(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
-  EXPECT_NE(key("2001:db8:1:2::1"), key("2001:db9:1:2::1"));
+  expect_clients(key, test_support::kSlash64Pairs);
 }
 
 TEST(AddressKey, NoIpv6PrefixMeetsAnIpv4Address) {
-  // ::/64 (the IPv6 loopback, ::1) and ::ffff:0:0/96 both have a first 64 bits of zero.
-  EXPECT_NE(key("::1"), key("0.0.0.1"));
-  EXPECT_NE(key("::1"), key("127.0.0.1"));
-  EXPECT_NE(key("::"), key("0.0.0.0"));
+  expect_clients(key, test_support::kIpv6PrefixAgainstIpv4Pairs);
 }
 
 TEST(AddressConnections, RefusesPastTheLimitAndTakesOneBackPerClose) {
