@@ -134,7 +134,8 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
   run_or_answer_failure(ctx, [&] {
-    answered = refuse_foreign_host(ctx) || answer_uncounted(ctx) || answer_admin(ctx);
+    answered = (!local_hosts_.empty() && refuse_foreign_host(ctx)) || answer_uncounted(ctx) ||
+               answer_admin(ctx);
   });
   if (answered) {  // counted nothing: ends now
     res.uncounted = true;
@@ -540,7 +541,7 @@ void Service::dispatch(Context& ctx) {
   const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
                           kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
                           kind == RouteKind::Mcp;
-  if (req.method != (wants_post ? "POST" : "GET")) {
+  if (req.method != (wants_post ? std::string_view("POST") : std::string_view("GET"))) {
     ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
     return ctx.fail({ErrorCode::MethodNotAllowed,
                      std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",

@@ -36,8 +36,10 @@ struct ServiceContext {
   bool rate_known = false;
   const catalog::ToolDescriptor* tool = nullptr;  // the tool this response is about
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  std::string mcp_id = "null";  // JSON of the JSON-RPC request id, once parsed (MCP only)
-  bool revalidate = false;      // a playground file: Cache-Control no-cache instead of no-store
+  // JSON of the JSON-RPC request id, once parsed (MCP only). From a string_view: its length
+  // is known when compiled, so no strlen on every request.
+  std::string mcp_id{std::string_view("null")};
+  bool revalidate = false;  // a playground file: Cache-Control no-cache instead of no-store
   // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
   // and not yet used by run_tool; Service::handle releases it when the request ends early.
   std::optional<accounts::QuotaReservation> early_quota;
@@ -89,7 +91,7 @@ struct ServiceContext {
   // without a quota), request_id}} and status 200.
   void finish_execution(std::optional<int64_t> quota_remaining) {
     const auto elapsed = std::chrono::steady_clock::now() - started;
-    res.body += R"(,"meta":)";
+    res.body += std::string_view(R"(,"meta":)");
     JsonWriter w(res.body);
     w.begin_object();
     w.member(R"(,"latency_ms":)")
