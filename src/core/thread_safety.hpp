@@ -6,8 +6,9 @@
 // TOOLCALC_ACQUIRED_AFTER states a lock order that taking the locks the other way round
 // breaks (-Wthread-safety-beta checks that one). A condition-variable predicate that reads
 // guarded members says so itself: `[&]() TOOLCALC_REQUIRES(mutex_) { return ready_; }`.
-// libstdc++'s std::mutex carries no annotations, so the guarded code uses Mutex and MutexLock below, which are std::mutex and
-// std::unique_lock with them. GCC ignores the attributes.
+// libstdc++'s std::mutex carries no annotations, so the guarded code uses Mutex and
+// MutexLock below, which are std::mutex and std::unique_lock with them. GCC ignores the
+// attributes.
 // Reference: https://clang.llvm.org/docs/ThreadSafetyAnalysis.html
 #include <chrono>
 #include <condition_variable>
