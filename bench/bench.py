@@ -1991,8 +1991,9 @@ def commit_phase(report, binary, work, key):
     report.line(f"   mean {mean['after commit']:,.0f} vs {mean['at once']:,.0f} req/s: waiting for "
                 f"the commit costs {cost:.1f}% of execute's throughput (target ≤ 5 %: "
                 f"{'met' if cost <= 5 else 'NOT met'})")
-    # This VM runs at two speeds from run to run (docs/performance.md, session 8): the
-    # fastest half of each server's rounds compares the two on an undisturbed core.
+    # This VM runs at two speeds from run to run (session 8 in
+    # docs/history/performance-and-reliability-log.md): the fastest half of each server's
+    # rounds compares the two on an undisturbed core.
     half = max(1, COMMIT_ROUNDS // 2)
     fast = {label: sum(sorted((r["rps"] for r in rs), reverse=True)[:half]) / half
             for label, rs in runs.items()}

@@ -3,7 +3,7 @@
 // background, per-minute rate windows, and monthly quota counters in memory whose changes
 // are committed to the store in groups (group commit, docs/reliability.md "Counts on
 // disk"): a response that acknowledges an execution waits (without holding its thread)
-// until its count is in the store's write-ahead log.
+// until its count is in a file: the usage journal, or the store's write-ahead log.
 //
 //   auto acc = std::make_unique<accounts::Accounts>(
 //       store::open_sqlite_store(config.data_dir), config.plans, clock,

@@ -110,7 +110,7 @@ Durability GroupCommit::await_durable(const CountedUnits& counted,
 // answered), the batch waits one more turn: the loop polls its sockets between the turns,
 // so the batch grows until the thread has caught up with what its connections sent. One
 // commit then holds every response of that stretch, instead of the few of one turn: fewer
-// transactions and wake-ups per response (docs/reliability.md, "Counts on disk").
+// transactions and wake-ups per response (docs/durability.md).
 void GroupCommit::end_turn() {
   Turn& turn = this_thread_turn();
   if (turn.owner != this || turn.waiters.empty()) return;
@@ -135,7 +135,7 @@ void GroupCommit::end_turn() {
 // background flush). It never waits for the store: while the committer, the background
 // flush, a checkpoint's second pass or another process writes, or when the commit is the
 // one that restarts the log after a checkpoint (an fsync), the group goes to the committer
-// (docs/reliability.md, "Counts on disk").
+// (docs/durability.md).
 bool GroupCommit::commit_here(std::vector<Waiter>& group) {
   bool durable = true;
   {

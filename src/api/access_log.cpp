@@ -71,7 +71,7 @@ class LineWriter {
   void string(std::string_view s) {
     // One table load per byte, OR-ed without a branch: a line's strings are about 90 bytes,
     // and four comparisons and a branch for each cost about 400 instructions more per line
-    // (docs/performance.md, session 14).
+    // (session 14 in docs/history/performance-and-reliability-log.md).
     unsigned char needs = 0;
     for (const char c : s) needs |= kNeedsEscape[static_cast<unsigned char>(c)];
     if (needs) return escaped(s);

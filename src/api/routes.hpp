@@ -24,7 +24,7 @@ enum class RouteKind {
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
   LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
   Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
-  Metrics,     // /metrics (Prometheus), also under the base path; stays last (kRouteKinds)
+  Metrics,     // /metrics (Prometheus), under the base path too; stays last (kKindRows)
 };
 
 // The route's name in metrics labels ("execute", "tools", …).

@@ -1,5 +1,5 @@
 #pragma once
-// The API: Response handle(const Request&), transport-free (DESIGN.md). One request goes
+// The API: Response handle(const Request&), transport-free (docs/architecture.md). One request goes
 // request id → CORS → route → auth → rate limit → handler → envelope and headers.
 #include <atomic>
 #include <cstdint>

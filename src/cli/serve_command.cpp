@@ -91,7 +91,7 @@ void serve(const ServeFlags& flags) {
   if (config.threads == 0) {
     // One per core for either store: with Redis a thread does not wait for the counting
     // round trip but serves other connections meanwhile (store/redis_pipeline.hpp;
-    // measured in docs/performance.md).
+    // measured in docs/performance.md, "Shared store").
     config.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Plain-decimal rendering of numbers at a fixed number of places (DESIGN.md: never
+// Plain-decimal rendering of numbers at a fixed number of places (docs/api.md, "Numbers": never
 // exponent notation, round once at the end, half away from zero).
 #include <cstdint>
 #include <string>

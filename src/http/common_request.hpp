@@ -11,7 +11,8 @@
 // version, recorded headers (record_field), body, keep-alive and bytes consumed. The
 // tests (tests/unit/http/common_request_test.cpp) and the HTTP fuzzer check this against
 // Beast on every input the fast path accepts. It exists for speed: Beast's parser was the
-// largest single cost of a request (docs/performance.md).
+// largest single cost of a request (session 5 in
+// docs/history/performance-and-reliability-log.md).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -4,7 +4,8 @@
 // Asio's reactor tries every read at once before waiting for epoll ("speculative"
 // reads), and forgets that the last read drained the socket: a connection's next read,
 // started while its client still waits for the answer, is a recv that fails with EAGAIN,
-// one system call per request for nothing (about 0.5 µs on this VM, docs/performance.md).
+// one system call per request for nothing (about 0.5 µs on this VM: session 16 in
+// docs/history/performance-and-reliability-log.md).
 // nginx keeps that knowledge (ngx_unix_recv clears `rev->ready` when a read returns less
 // than it asked for) and waits for the next edge instead. This socket does the same: a
 // read that returns less than its buffer reports the socket exhausted to Asio's epoll

@@ -1,5 +1,5 @@
 #pragma once
-// The HTTP/1.1 front on Boost.Beast (DESIGN.md): one io_context per thread, each with
+// The HTTP/1.1 front on Boost.Beast (docs/architecture.md): one io_context per thread, each with
 // its own SO_REUSEPORT acceptor, coroutine sessions with keep-alive and pipelining,
 // header/body limits, timeouts, a connection cap (in all and per address) and a graceful
 // stop.

@@ -2,7 +2,7 @@
 // Units of a shared counter that Redis granted to one server thread ahead of need (a
 // lease, in the manner of Google's Doorman), served on that thread without running the
 // counter's script. One book per thread and Redis client (redis_counters.cpp). Why the
-// limits stay exact and what the leases trade: docs/performance.md, "Leases".
+// limits stay exact and what the leases trade: docs/deploy.md, "Leases".
 #include <cstdint>
 #include <string>
 #include <unordered_map>

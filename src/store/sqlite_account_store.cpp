@@ -292,8 +292,8 @@ Database& configure(Database& db) {
     db.fail("cannot switch the database to WAL mode");
   // NORMAL: a commit is in the write-ahead log when it returns, without an fsync, so it
   // survives the process being killed; the log is synced by each checkpoint, which the
-  // server makes in the background every flush interval (docs/reliability.md, "Counts on
-  // disk"), and the last connection to close. No automatic checkpoint: it would sync on
+  // server makes in the background every flush interval (docs/durability.md), and the last
+  // connection to close. No automatic checkpoint: it would sync on
   // the committing thread every 1000 pages.
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA wal_autocheckpoint = 0");
@@ -667,7 +667,7 @@ class SqliteAccountStore final : public AccountStore, public UsageLedger {
   }
 
   // The deltas through `add` (an upsert of key id, period, delta) when the store is free at
-  // once: never waits (docs/reliability.md, "Counts on disk").
+  // once: never waits (docs/durability.md).
   bool add_if_free(Statement& add, const std::vector<UsageDelta>& deltas) {
     std::unique_lock lock(mu_, std::try_to_lock);
     if (!lock || log_restarts_next_) return false;

@@ -11,7 +11,8 @@
 //
 // Why not commit each group to SQLite at once: a WAL commit is six fcntl(2) locks, two
 // pwrite(2)s of a 4 KiB page and about 19,000 instructions; with two serving threads that
-// was 1.7 µs of every request (docs/performance.md). A record here is 40 bytes.
+// was 1.7 µs of every request (session 17 in
+// docs/history/performance-and-reliability-log.md). A record here is 40 bytes.
 //
 // One process owns the file (flock): a second one opening it gets no journal and commits
 // to the database directly, as a store opened by `toolcalc keys` always does.

@@ -1,5 +1,5 @@
 #pragma once
-// Explicit list of every tool in the catalog (DESIGN.md: registration over
+// Explicit list of every tool in the catalog (docs/architecture.md: registration over
 // static-initialiser magic). Adding a tool = its file + one line in all.cpp.
 #include <vector>
 

@@ -1,7 +1,7 @@
 """SIGKILL under load, then a restart on the same data: nothing acknowledged is lost, on
-the embedded store (group commit: a 200 is sent only once its count is in the SQLite WAL)
-and on Redis (which writes its AOF before it replies); and with Redis, SIGKILL of
-redis-server itself, restarted on its AOF.
+the embedded store (group commit: a 200 is sent only once its count is in a file, the
+usage journal or the SQLite WAL) and on Redis (which writes its AOF before it replies);
+and with Redis, SIGKILL of redis-server itself, restarted on its AOF.
 """
 import signal
 import time
