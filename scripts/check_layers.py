@@ -4,9 +4,11 @@
 The layers and what each links are declared once, in CMakeLists.txt (toolcalc_layer), which
 writes them to <build>/layers.txt as lines "folder: dep dep …". A folder may include its
 own headers and those of every layer reachable through its links; anything else (an upward
-or sideways include) is an error. Run by ctest as the test `layers`.
+or sideways include) is an error. Given docs/architecture.md too, its layer table ("| folder |
+owns | links |") must list every layer with exactly the layers it links, so that the page
+cannot drift from the build. Run by ctest as the test `layers`.
 
-    check_layers.py SRC_DIR LAYERS_FILE
+    check_layers.py SRC_DIR LAYERS_FILE [ARCHITECTURE_MD]
 """
 import pathlib
 import re
@@ -36,10 +38,39 @@ def reachable(links, start):
     return seen
 
 
+# A row of the layer table: | `folder/` | what it owns | links |
+TABLE_ROW = re.compile(r"^\| `([a-z_]+)/` \|.*\| ([^|]+) \|$")
+
+
+def check_table(markdown, links):
+    """The layer table's rows against layers.txt: a problem per difference."""
+    problems, rows = [], {}
+    for line in pathlib.Path(markdown).read_text().splitlines():
+        match = TABLE_ROW.match(line.strip())
+        if match:
+            rows[match.group(1)] = match.group(2).strip()
+    for folder in sorted(set(links) | set(rows)):
+        if folder not in rows:
+            problems.append(f"{markdown}: the layer table has no row for {folder}/")
+            continue
+        if folder not in links:
+            problems.append(f"{markdown}: the layer table lists {folder}/, which is no layer")
+            continue
+        cell = re.sub(r"\s*\(.*\)$", "", rows[folder])  # a note in brackets is not a link
+        if cell in ("—", "-", ""):
+            stated = set()
+        else:
+            stated = {name.strip() for name in cell.split(",")}
+        if stated != set(links[folder]):
+            problems.append(f"{markdown}: {folder}/ links {', '.join(links[folder]) or 'nothing'}"
+                            f", the layer table says {cell}")
+    return problems
+
+
 def main():
     src, layers_file = pathlib.Path(sys.argv[1]), sys.argv[2]
     links = read_layers(layers_file)
-    problems = []
+    problems = check_table(sys.argv[3], links) if len(sys.argv) > 3 else []
     for folder in sorted(links):
         allowed = reachable(links, folder)
         for path in sorted((src / folder).rglob("*")):
