@@ -100,8 +100,12 @@ Fixture& fixture() {
     fx->admin_store = store::open_sqlite_store(data);
     fx->key_admin = std::make_unique<accounts::KeyAdmin>(*fx->admin_store, fx->plans, fx->clock);
     fx->accounts = std::make_unique<accounts::Accounts>(
-        std::move(store), fx->plans, fx->clock, std::chrono::milliseconds(1000),
-        std::chrono::milliseconds(1000));  // not started: no background thread
+        fx->clock,
+        accounts::AccountsOptions{.store = std::move(store),
+                                  .plans = fx->plans,
+                                  .usage_flush_interval = std::chrono::milliseconds(1000),
+                                  .key_refresh_interval = std::chrono::milliseconds(1000)});
+    // not started: no background thread
 
     api::ServiceOptions options{"", TOOLCALC_VERSION, nullptr};
     options.analysis_threads = 0;

@@ -102,8 +102,12 @@ Fixture& fixture() {
     add_key(*store, kRevokedKey, "free");
     store->revoke_key(accounts::key_prefix(kRevokedKey), kNowMs / 1000);
     fx->accounts = std::make_unique<accounts::Accounts>(
-        std::move(store), plans, fx->clock, std::chrono::milliseconds(1000),
-        std::chrono::milliseconds(1000));  // not started: no background thread
+        fx->clock,
+        accounts::AccountsOptions{.store = std::move(store),
+                                  .plans = plans,
+                                  .usage_flush_interval = std::chrono::milliseconds(1000),
+                                  .key_refresh_interval = std::chrono::milliseconds(1000)});
+    // not started: no background thread
 
     // Every line written at once, into memory.
     fx->access_log =

@@ -33,9 +33,11 @@ BenchEnv::BenchEnv() {
         accounts::issue_key(*store, plans, "bench", "micro", accounts::KeyKind::Live, clock.now_s())
             .key;
   }
-  accounts = std::make_unique<accounts::Accounts>(store::open_sqlite_store(data_dir), plans, clock,
-                                                  std::chrono::milliseconds(1000),
-                                                  std::chrono::milliseconds(1000));
+  accounts = std::make_unique<accounts::Accounts>(
+      clock, accounts::AccountsOptions{.store = store::open_sqlite_store(data_dir),
+                                       .plans = plans,
+                                       .usage_flush_interval = std::chrono::milliseconds(1000),
+                                       .key_refresh_interval = std::chrono::milliseconds(1000)});
   accounts->start();  // background refresh and usage flush, as in `serve`
   authorization = "Bearer " + key;
   api::ServiceOptions options;  // no base path, no access log: as `make bench` serves

@@ -11,14 +11,12 @@
 
 namespace toolcalc::accounts {
 
-Accounts::Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans,
-                   const Clock& clock, std::chrono::milliseconds usage_flush_interval,
-                   std::chrono::milliseconds key_refresh_interval)
-    : store_(std::move(store)),
-      plans_(std::move(plans)),
+Accounts::Accounts(const Clock& clock, AccountsOptions options)
+    : store_(std::move(options.store)),
+      plans_(std::move(options.plans)),
       clock_(clock),
-      flush_interval_(usage_flush_interval),
-      refresh_interval_(key_refresh_interval),
+      flush_interval_(options.usage_flush_interval),
+      refresh_interval_(options.key_refresh_interval),
       keys_(*store_, plans_, clock),
       rates_(clock),
       quota_(clock, [this](std::string_view period) { return store_->load_usage(period); }),
@@ -80,12 +78,7 @@ BackgroundLoop::TimePoint Accounts::background_step(BackgroundLoop::TimePoint& n
       log::warn("key refresh failed; keeping the current keys", {{"error", e.what()}});
     }
     rates_.evict_stale();
-    {
-      // Not while a flush is in flight: a failed flush restores its deltas into entries
-      // that must still be there.
-      const auto no_flush = commits_.hold_flushes();
-      quota_.evict_stale();
-    }
+    commits_.evict_stale_months();
     try {
       apply_history_retention();
     } catch (const std::exception& e) {

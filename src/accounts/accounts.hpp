@@ -6,9 +6,8 @@
 // until its count is in a file: the usage journal, or the store's write-ahead log.
 //
 //   auto acc = std::make_unique<accounts::Accounts>(
-//       store::open_sqlite_store(config.data_dir), config.plans, clock,
-//       std::chrono::milliseconds(config.usage_flush_interval_ms),
-//       std::chrono::milliseconds(config.key_refresh_interval_ms));
+//       clock, accounts::AccountsOptions{.store = store::open_sqlite_store(config.data_dir),
+//                                        .plans = config.plans});
 //   acc->start();   // background refresh, flush and checkpoint; the committer thread
 //   …
 //   acc->stop();    // joins the threads and writes every unflushed count (also in ~Accounts)
@@ -30,13 +29,21 @@
 
 namespace toolcalc::accounts {
 
+struct AccountsOptions {
+  std::unique_ptr<store::AccountStore> store;
+  std::vector<Plan> plans;
+  // How often the usage no response waits for and the usage history are written, and the
+  // store checkpointed (start()).
+  std::chrono::milliseconds usage_flush_interval{1000};
+  // How often the store's key generation is polled (start()).
+  std::chrono::milliseconds key_refresh_interval{1000};
+};
+
 class Accounts final : public AccessControl {
  public:
-  // Loads the keys and this month's usage from `store` before returning (throws
+  // Loads the keys and this month's usage from the store before returning (throws
   // store::StoreError when it cannot). `clock` must outlive this object.
-  Accounts(std::unique_ptr<store::AccountStore> store, std::vector<Plan> plans, const Clock& clock,
-           std::chrono::milliseconds usage_flush_interval,
-           std::chrono::milliseconds key_refresh_interval);
+  Accounts(const Clock& clock, AccountsOptions options);
   ~Accounts() override;  // stop()
   Accounts(const Accounts&) = delete;
   Accounts& operator=(const Accounts&) = delete;

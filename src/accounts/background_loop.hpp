@@ -1,13 +1,13 @@
 #pragma once
-// The background thread of an accounts implementation (Accounts, SharedAccounts): runs a
-// step function until stopped, sleeping until the time the step asks for next; stop()
+// A background thread of accounts (Accounts, SharedAccounts, LedgerShipper, QuotaAlerts):
+// runs a step function until stopped, sleeping until the time the step asks for next; stop()
 // wakes it at once. Started at most once: start() after stop() does nothing.
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <utility>
+
+#include "core/thread_safety.hpp"
 
 namespace toolcalc::accounts {
 
@@ -23,7 +23,7 @@ class BackgroundLoop {
   // `step` runs on the thread, without the loop's lock, first at `first`, then each time
   // at the instant it returned.
   void start(TimePoint first, std::function<TimePoint()> step) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (thread_.joinable() || stopping_) return;
     thread_ = std::thread([this, first, step = std::move(step)] { run(first, step); });
   }
@@ -31,7 +31,7 @@ class BackgroundLoop {
   // Idempotent; returns once the thread has ended (a running step finishes first).
   void stop() {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (stopping_) return;
       stopping_ = true;
     }
@@ -41,9 +41,9 @@ class BackgroundLoop {
 
  private:
   void run(TimePoint next, const std::function<TimePoint()>& step) {
-    std::unique_lock lock(mu_);
+    MutexLock lock(mu_);
     while (!stopping_) {
-      wake_.wait_until(lock, next, [this] { return stopping_; });
+      wake_.wait_until(lock, next, [this]() TOOLCALC_REQUIRES(mu_) { return stopping_; });
       if (stopping_) break;
       lock.unlock();
       next = step();
@@ -51,9 +51,11 @@ class BackgroundLoop {
     }
   }
 
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
+  Mutex mu_;
+  CondVar wake_;
+  bool stopping_ TOOLCALC_GUARDED_BY(mu_) = false;
+  // Started under mu_ unless stopping; joined by stop() once stopping_ is set (no start()
+  // can follow).
   std::thread thread_;
 };
 

@@ -20,7 +20,7 @@ GroupCommit::~GroupCommit() {
 }
 
 void GroupCommit::start() {
-  std::lock_guard lock(commit_mu_);
+  MutexLock lock(commit_mu_);
   if (committer_.joinable() || commit_stopping_) return;
   committer_ = std::thread([this] { commit_loop(); });
   committer_running_.store(true);
@@ -28,7 +28,7 @@ void GroupCommit::start() {
 
 void GroupCommit::stop() {
   {
-    std::lock_guard lock(commit_mu_);
+    MutexLock lock(commit_mu_);
     commit_stopping_ = true;
     committer_running_.store(false);
   }
@@ -37,7 +37,7 @@ void GroupCommit::stop() {
 }
 
 void GroupCommit::flush(const Write& write) {
-  std::lock_guard lock(flush_mu_);
+  MutexLock lock(flush_mu_);
   write_pending(Take::Flush, &write);
 }
 
@@ -139,8 +139,8 @@ void GroupCommit::end_turn() {
 bool GroupCommit::commit_here(std::vector<Waiter>& group) {
   bool durable = true;
   {
-    std::unique_lock lock(flush_mu_, std::try_to_lock);
-    if (!lock) return false;
+    if (!flush_mu_.try_lock()) return false;
+    MutexLock lock(flush_mu_, std::adopt_lock);
     try {
       if (!write_pending(Take::GroupIfFree)) return false;
     } catch (const std::exception&) {
@@ -165,7 +165,7 @@ void GroupCommit::settle(const std::vector<Waiter>& group, bool durable) {
 void GroupCommit::submit(std::vector<Waiter>& waiters) {
   if (waiters.empty()) return;
   {
-    std::lock_guard lock(commit_mu_);
+    MutexLock lock(commit_mu_);
     if (commit_queue_.empty()) {
       commit_queue_.swap(waiters);
     } else {
@@ -182,15 +182,17 @@ void GroupCommit::submit(std::vector<Waiter>& waiters) {
 // commits, the next one gathers.
 void GroupCommit::commit_loop() {
   std::vector<Waiter> batch;
-  std::unique_lock lock(commit_mu_);
+  MutexLock lock(commit_mu_);
   for (;;) {
-    commit_cv_.wait(lock, [this] { return !commit_queue_.empty() || commit_stopping_; });
+    commit_cv_.wait(lock, [this]() TOOLCALC_REQUIRES(commit_mu_) {
+      return !commit_queue_.empty() || commit_stopping_;
+    });
     if (commit_queue_.empty()) break;  // stopping, nothing left
     batch.swap(commit_queue_);
     lock.unlock();
     bool durable = true;
     {
-      std::lock_guard flush(flush_mu_);
+      MutexLock flush(flush_mu_);
       try {
         write_pending(Take::Group);
       } catch (const std::exception&) {

@@ -2,8 +2,8 @@
 // Group commit of quota units counted in memory (a MonthlyQuota's pending deltas): a
 // response that acknowledges counted units waits, without holding its thread, until one
 // transaction has written them (docs/reliability.md, "Counts on disk"). The embedded
-// store's Accounts commits into its database; SharedAccounts into the instance's usage
-// ledger, shipped to Redis after (docs/deploy.md, "Usage ledger").
+// store's Accounts commits into its database; a fleet instance's LedgerShipper into its
+// usage ledger, shipped to Redis after (docs/deploy.md, "Usage ledger").
 //
 //   GroupCommit commits(quota, write, write_if_free);
 //   commits.start();  // the committer thread
@@ -12,15 +12,14 @@
 //   commits.stop();
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "accounts/access_control.hpp"
 #include "accounts/monthly_quota.hpp"
+#include "core/thread_safety.hpp"
 #include "store/account_store.hpp"
 
 namespace boost::asio {
@@ -65,9 +64,12 @@ class GroupCommit {
   // exception: it goes on to the caller, reported on stderr once per run of failures.
   void flush(const Write& write);
   void flush() { flush(write_); }
-  // Holds every flush and commit off while the caller changes what a failed one would
-  // restore its deltas into (MonthlyQuota::evict_stale).
-  std::unique_lock<std::mutex> hold_flushes() { return std::unique_lock(flush_mu_); }
+  // The quota's MonthlyQuota::evict_stale with no flush or commit in flight: a failed one
+  // restores its deltas into entries that must still be there.
+  void evict_stale_months() {
+    MutexLock no_flush(flush_mu_);
+    quota_.evict_stale();
+  }
 
   // Group commits made, and the responses they released (tests, docs/reliability.md).
   uint64_t group_commits() const { return group_commits_.load(std::memory_order_relaxed); }
@@ -110,7 +112,7 @@ class GroupCommit {
   void submit(std::vector<Waiter>& waiters);
   // After a group's commit, with flush_mu_ held: its units given back when it failed, and
   // the counters.
-  void settle(const std::vector<Waiter>& group, bool durable);
+  void settle(const std::vector<Waiter>& group, bool durable) TOOLCALC_REQUIRES(flush_mu_);
   void commit_loop();
   // Gives the units of `counted` back (their commit failed: they were never acknowledged).
   void give_back(const CountedUnits& counted);
@@ -121,24 +123,26 @@ class GroupCommit {
   // store::StoreError when that fails. A group's take writes with write_ (GroupIfFree:
   // write_if_free_, false when it wrote nothing), a flush's with `write` (always called).
   enum class Take { GroupIfFree, Group, Flush };
-  bool write_pending(Take how, const Write* write = nullptr);
+  bool write_pending(Take how, const Write* write = nullptr) TOOLCALC_REQUIRES(flush_mu_);
 
   MonthlyQuota& quota_;
   const Write write_;
   const WriteIfFree write_if_free_;
 
-  std::mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
-  bool flush_failing_ = false;
+  Mutex flush_mu_;  // one flush at a time (take → write → restore on failure)
+  bool flush_failing_ TOOLCALC_GUARDED_BY(flush_mu_) = false;
 
   // The committer: waiters queued by the server threads, committed in one transaction per
   // batch (everything pending when the batch is taken), then released.
-  std::mutex commit_mu_;
-  std::condition_variable commit_cv_;
-  std::vector<Waiter> commit_queue_;
-  bool commit_stopping_ = false;
-  bool acknowledge_after_commit_ = true;
+  Mutex commit_mu_;
+  CondVar commit_cv_;
+  std::vector<Waiter> commit_queue_ TOOLCALC_GUARDED_BY(commit_mu_);
+  bool commit_stopping_ TOOLCALC_GUARDED_BY(commit_mu_) = false;
+  bool acknowledge_after_commit_ = true;  // set before start()
   std::atomic<bool> committer_running_{false};
   std::atomic<uint64_t> group_commits_{0}, committed_waits_{0}, group_commits_here_{0}, writes_{0};
+  // Started under commit_mu_ unless stopping; joined by stop() once commit_stopping_ is set
+  // (no start() can follow).
   std::thread committer_;
 };
 

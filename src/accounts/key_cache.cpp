@@ -18,7 +18,7 @@ KeyCache::KeyCache(store::AccountStore& store, const std::vector<Plan>& plans, c
 }
 
 void KeyCache::refresh(bool force) {
-  std::lock_guard lock(refresh_mu_);
+  MutexLock lock(refresh_mu_);
   const auto current = keys_.current();
   if (!force && store_.key_generation() == current->generation()) return;
   std::vector<std::string> skipped;

@@ -3,7 +3,6 @@
 // SharedAccounts): a KeyTable snapshot reloaded when the store's key generation moves,
 // authentication against it (no store access per request), and the dev key of
 // `serve --dev`.
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include "accounts/access_control.hpp"
 #include "accounts/key_table.hpp"
 #include "core/clock.hpp"
+#include "core/thread_safety.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::accounts {
@@ -24,7 +24,7 @@ class KeyCache {
   // Reloads when the store's generation moved (or always with force). Keys on a plan that
   // is not configured are refused and reported on stderr (by prefix). Throws what the
   // store throws; the current keys are then kept.
-  void refresh(bool force = false);
+  void refresh(bool force = false) TOOLCALC_EXCLUDES(refresh_mu_);
 
   AuthResult authenticate(std::optional<std::string_view> authorization,
                           std::string_view peer_ip) const;
@@ -43,7 +43,7 @@ class KeyCache {
   const Clock& clock_;
   Plan anonymous_plan_;
   KeyTable keys_;
-  std::mutex refresh_mu_;  // one reload at a time
+  Mutex refresh_mu_;  // one reload at a time (the snapshot itself is read without it)
 };
 
 }  // namespace toolcalc::accounts

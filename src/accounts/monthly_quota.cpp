@@ -26,7 +26,7 @@ int64_t month_index_of_period(std::string_view period) {
 }
 
 void MonthlyQuota::seed(const UtcMonth& month, const std::unordered_map<int64_t, int64_t>& used) {
-  std::lock_guard lock(load_mu_);
+  MutexLock lock(load_mu_);
   seed_locked(month.index(), used);
 }
 
@@ -34,7 +34,7 @@ void MonthlyQuota::seed_locked(int64_t month,
                                const std::unordered_map<int64_t, int64_t>& used) const {
   for (const auto& [key_id, n] : used) {
     Shard& shard = shard_for(key_id);
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     Count& count = shard.counts[Slot{key_id, month}];
     count.used = n;
     count.pending = 0;
@@ -45,7 +45,7 @@ void MonthlyQuota::seed_locked(int64_t month,
 
 void MonthlyQuota::ensure_loaded(int64_t month) const {
   if (last_loaded_.load(std::memory_order_acquire) == month) return;
-  std::lock_guard lock(load_mu_);
+  MutexLock lock(load_mu_);
   if (loaded_.contains(month)) {
     last_loaded_.store(month, std::memory_order_release);
     return;
@@ -67,7 +67,7 @@ QuotaReservation MonthlyQuota::reserve(int64_t key_id, int64_t limit, int64_t un
   r.retry_after_s = std::max<int64_t>(1, month.end_s - now_s);
   ensure_loaded(month.index());
   Shard& shard = shard_for(key_id);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   const Slot slot{key_id, month.index()};
   Count& c = shard.counts[slot];
   if (units < 1 || c.used > limit - units) {
@@ -93,7 +93,7 @@ void MonthlyQuota::release(int64_t key_id, const QuotaReservation& reservation, 
 void MonthlyQuota::give_back(int64_t key_id, int64_t month, int64_t units) {
   if (month < 0 || units < 1) return;
   Shard& shard = shard_for(key_id);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   auto it = shard.counts.find(Slot{key_id, month});
   if (it == shard.counts.end()) return;
   units = std::min(units, it->second.used);
@@ -112,7 +112,7 @@ QuotaStatus MonthlyQuota::status(int64_t key_id, int64_t limit) const {
   ensure_loaded(month.index());
   Shard& shard = shard_for(key_id);
   {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     auto it = shard.counts.find(Slot{key_id, month.index()});
     if (it != shard.counts.end()) s.used = it->second.used;
   }
@@ -128,7 +128,7 @@ int64_t MonthlyQuota::used(int64_t key_id) const {
     // The store cannot say now: what memory holds (this reads, it never counts).
   }
   Shard& shard = shard_for(key_id);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   auto it = shard.counts.find(Slot{key_id, month});
   return it == shard.counts.end() ? 0 : it->second.used;
 }
@@ -136,7 +136,7 @@ int64_t MonthlyQuota::used(int64_t key_id) const {
 std::vector<store::UsageDelta> MonthlyQuota::take_pending() {
   std::vector<store::UsageDelta> out;
   for (Shard& shard : shards_) {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     for (const Slot& slot : shard.changed) {
       auto it = shard.counts.find(slot);
       if (it == shard.counts.end()) continue;  // evicted with nothing pending
@@ -156,7 +156,7 @@ void MonthlyQuota::restore_pending(const std::vector<store::UsageDelta>& deltas)
     const int64_t month = month_index_of_period(d.period);
     if (month < 0) continue;
     Shard& shard = shard_for(d.key_id);
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     const Slot slot{d.key_id, month};
     Count& count = shard.counts[slot];
     count.pending += d.delta;
@@ -166,18 +166,18 @@ void MonthlyQuota::restore_pending(const std::vector<store::UsageDelta>& deltas)
 
 void MonthlyQuota::evict_stale() {
   const int64_t oldest_kept = utc_month_of(clock_.now_s()).index() - 1;
-  std::lock_guard load_lock(load_mu_);  // no month is loaded meanwhile
+  MutexLock load_lock(load_mu_);  // no month is loaded meanwhile
   // A month goes only as a whole, and only when none of its entries has anything pending:
   // loaded again, its store count is then its whole count.
   std::set<int64_t> busy;
   for (Shard& shard : shards_) {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     for (const auto& [slot, count] : shard.counts)
       if (slot.month < oldest_kept && count.pending != 0) busy.insert(slot.month);
   }
   const auto evicted = [&](int64_t month) { return month < oldest_kept && !busy.contains(month); };
   for (Shard& shard : shards_) {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     std::erase_if(shard.counts, [&](const auto& kv) { return evicted(kv.first.month); });
   }
   std::erase_if(loaded_, evicted);

@@ -11,7 +11,6 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -21,6 +20,7 @@
 #include "accounts/access_control.hpp"
 #include "accounts/utc_month.hpp"
 #include "core/clock.hpp"
+#include "core/thread_safety.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::accounts {
@@ -77,14 +77,16 @@ class MonthlyQuota {
     bool listed = false;  // in its shard's `changed`
   };
   struct alignas(64) Shard {
-    mutable std::mutex mu;
-    std::unordered_map<Slot, Count, SlotHash> counts;
+    // Taken after load_mu_ when both are held (seed, evict_stale).
+    mutable Mutex mu;
+    std::unordered_map<Slot, Count, SlotHash> counts TOOLCALC_GUARDED_BY(mu);
     // The entries whose pending count moved since the last take: a take (each group
     // commit) visits these, not every key seen this month.
-    std::vector<Slot> changed;
+    std::vector<Slot> changed TOOLCALC_GUARDED_BY(mu);
   };
-  // Lists `count` (at `slot` of `shard`, whose lock is held) for the next take.
-  static void note_change(Shard& shard, const Slot& slot, Count& count) {
+  // Lists `count` (at `slot` of `shard`) for the next take.
+  static void note_change(Shard& shard, const Slot& slot, Count& count)
+      TOOLCALC_REQUIRES(shard.mu) {
     if (count.listed) return;
     count.listed = true;
     shard.changed.push_back(slot);
@@ -96,13 +98,15 @@ class MonthlyQuota {
   }
   // Loads `month` from the store unless it is loaded. Cheap for the month loaded last.
   void ensure_loaded(int64_t month) const;
-  void seed_locked(int64_t month, const std::unordered_map<int64_t, int64_t>& used) const;
+  void seed_locked(int64_t month, const std::unordered_map<int64_t, int64_t>& used) const
+      TOOLCALC_REQUIRES(load_mu_);
 
   const Clock& clock_;
   UsageLoader loader_;
   mutable std::array<Shard, kShards> shards_;
-  mutable std::mutex load_mu_;        // one load at a time; guards loaded_
-  mutable std::set<int64_t> loaded_;  // months whose stored counts are in shards_
+  mutable Mutex load_mu_;  // one load at a time
+  // The months whose stored counts are in shards_.
+  mutable std::set<int64_t> loaded_ TOOLCALC_GUARDED_BY(load_mu_);
   mutable std::atomic<int64_t> last_loaded_{-1};
 };
 

@@ -35,7 +35,7 @@ RateWindows::Shard& RateWindows::shard_for(std::string_view subject) const {
 
 RateDecision RateWindows::take(std::string_view subject, int64_t limit) {
   Shard& shard = shard_for(subject);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   // The clock is read under the lock: a caller that read it before waiting here could
   // otherwise move a window that a later caller already started back to the previous one.
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
@@ -60,7 +60,7 @@ RateDecision RateWindows::peek(std::string_view subject, int64_t limit) const {
   int64_t used = 0;
   WindowBounds w;
   {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     w = rate_window_bounds(clock_.now_ms());
     auto it = shard.windows.find(subject);
     if (it != shard.windows.end() && it->second.start_s >= w.start_s) used = it->second.used;
@@ -70,7 +70,7 @@ RateDecision RateWindows::peek(std::string_view subject, int64_t limit) const {
 
 void RateWindows::evict_stale() {
   for (Shard& shard : shards_) {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     const WindowBounds w = rate_window_bounds(clock_.now_ms());
     std::erase_if(shard.windows, [&](const auto& kv) { return kv.second.start_s < w.start_s; });
   }
@@ -79,7 +79,7 @@ void RateWindows::evict_stale() {
 size_t RateWindows::tracked_subjects() const {
   size_t n = 0;
   for (const Shard& shard : shards_) {
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     n += shard.windows.size();
   }
   return n;

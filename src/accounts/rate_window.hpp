@@ -6,13 +6,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "accounts/access_control.hpp"
 #include "core/clock.hpp"
+#include "core/thread_safety.hpp"
 
 namespace toolcalc::accounts {
 
@@ -50,8 +50,9 @@ class RateWindows {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   struct alignas(64) Shard {
-    mutable std::mutex mu;
-    std::unordered_map<std::string, Window, StringHash, std::equal_to<>> windows;
+    mutable Mutex mu;
+    std::unordered_map<std::string, Window, StringHash, std::equal_to<>> windows
+        TOOLCALC_GUARDED_BY(mu);
   };
   static constexpr size_t kShards = 64;
 

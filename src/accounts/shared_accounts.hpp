@@ -6,56 +6,65 @@
 // Units are counted in the shared store itself, one atomic step per request, except those
 // of executions served from units the store leased to a server thread ahead of need
 // (store/counter_leases.hpp): with a usage ledger, those are counted in the ledger (the
-// instance's own SQLite file) before their responses leave, by group commit as on the
-// embedded store, and shipped to Redis every ship_interval (docs/deploy.md, "Usage
+// instance's own SQLite file) before their responses leave and shipped to Redis every
+// ship_interval, by its LedgerShipper (ledger_shipper.hpp; docs/deploy.md, "Usage
 // ledger"). When the store cannot be reached a counting call that needs it throws
 // StoreUnavailable (fail closed: 503 STORE_UNAVAILABLE).
 //
-//   SharedAccounts acc(store::open_redis_store(o), store::open_redis_counters(o), plans,
-//                      clock, std::chrono::milliseconds(1000), std::chrono::seconds(1),
-//                      store::open_usage_ledger(data_dir));
-//   acc.start();   // background key refresh, history flush, shipping; the committer
+//   SharedAccounts acc(clock, {.keys_store = store::open_redis_store(o),
+//                              .counters = store::open_redis_counters(o),
+//                              .plans = plans,
+//                              .ledger = store::open_usage_ledger(data_dir)});
+//   acc.start();   // background key refresh and history flush; the ledger's shipping
 //   …
 //   acc.stop();    // ships what the ledger holds
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <memory>
-#include <mutex>
+#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "accounts/access_control.hpp"
 #include "accounts/background_loop.hpp"
-#include "accounts/group_commit.hpp"
 #include "accounts/key_cache.hpp"
-#include "accounts/monthly_quota.hpp"
+#include "accounts/ledger_shipper.hpp"
 #include "accounts/usage_history.hpp"
 #include "core/clock.hpp"
+#include "core/thread_safety.hpp"
 #include "store/account_store.hpp"
 #include "store/shared_counters.hpp"
 #include "store/usage_ledger.hpp"
 
 namespace toolcalc::accounts {
 
+struct SharedAccountsOptions {
+  std::unique_ptr<store::AccountStore> keys_store;
+  std::unique_ptr<store::SharedCounters> counters;
+  std::vector<Plan> plans;
+  // How soon a key created or revoked by another process is seen.
+  std::chrono::milliseconds key_refresh_interval{1000};
+  // How often the usage history counted in memory is written, and the ledger writes
+  // given-back units and checkpoints.
+  std::chrono::milliseconds history_flush_interval{1000};
+  // This instance's usage ledger. Without one no unit is leased: every one is counted in
+  // Redis.
+  std::unique_ptr<store::UsageLedger> ledger = nullptr;
+  std::chrono::milliseconds ship_interval{10};
+};
+
 class SharedAccounts final : public AccessControl {
  public:
-  // Loads the keys, and ships what `ledger` holds, before returning (throws what the store
-  // throws when it cannot). The usage history is counted in memory and written every
-  // history_flush_interval, which is also how often the ledger writes given-back units and
-  // checkpoints. Without a ledger no unit is leased: every one is counted in Redis.
-  SharedAccounts(std::unique_ptr<store::AccountStore> keys_store,
-                 std::unique_ptr<store::SharedCounters> counters, std::vector<Plan> plans,
-                 const Clock& clock, std::chrono::milliseconds key_refresh_interval,
-                 std::chrono::milliseconds history_flush_interval = std::chrono::seconds(1),
-                 std::unique_ptr<store::UsageLedger> ledger = nullptr,
-                 std::chrono::milliseconds ship_interval = std::chrono::milliseconds(10));
+  // Loads the keys, and ships what the ledger holds, before returning (throws what the
+  // store throws when it cannot). `clock` must outlive this object.
+  SharedAccounts(const Clock& clock, SharedAccountsOptions options);
   ~SharedAccounts() override;  // stop()
   SharedAccounts(const SharedAccounts&) = delete;
   SharedAccounts& operator=(const SharedAccounts&) = delete;
 
-  void start();  // the key refresh and history flush thread; again does nothing
+  // The key refresh and history flush thread, and the ledger's committer and shipping
+  // thread; again does nothing.
+  void start();
   // Idempotent; writes the pending usage history and ships the ledger (a failure is
   // reported on stderr: the ledger keeps the counts for the next start).
   void stop();
@@ -70,12 +79,13 @@ class SharedAccounts final : public AccessControl {
   std::vector<WebhookKey> webhook_keys() const;
   int64_t quota_used(int64_t key_id, const std::string& period);
 
-  // Ships every count of the ledger that moved since its last shipment (the background
-  // thread does, every ship_interval); throws StoreUnavailable when Redis cannot take them
-  // (they stay in the ledger).
-  void ship_ledger();
+  // LedgerShipper::ship (the shipping thread does it every ship_interval); nothing
+  // without a ledger.
+  void ship_ledger() {
+    if (shipper_) shipper_->ship();
+  }
   // Group commits into the ledger (tests).
-  uint64_t ledger_commits() const { return commits_ ? commits_->group_commits() : 0; }
+  uint64_t ledger_commits() const { return shipper_ ? shipper_->group_commits() : 0; }
 
   // AccessControl
   AuthResult authenticate(std::optional<std::string_view> authorization,
@@ -106,25 +116,9 @@ class SharedAccounts final : public AccessControl {
  private:
   void refresh_in_background();        // reports a failing refresh once per outage
   void flush_history_in_background();  // the same for the history
-  void ship_in_background();           // the same for shipping (and the ledger's flush)
-
-  // What this instance's month count of `key_id` (now's month) adds to the store's count as
-  // last seen: the units counted in the ledger since the last shipment. ship_mu_ held by
-  // the caller when the two must not change between reading the store and this.
-  int64_t unshipped(int64_t key_id, int64_t month) const;
   // The month's count of `key_id` in `period` as this instance knows it: the store's, and
   // in the current month what the ledger holds unshipped.
   int64_t month_count(int64_t key_id, const std::string& period) const;
-  // The month's count as this instance knows it, given the ledger's count `counted`: the
-  // store's as last seen outside a shipment, plus what the ledger holds beyond what that
-  // count included.
-  int64_t known_month_count(int64_t key_id, int64_t month, int64_t counted) const;
-  // A month count the store reported for a step started when `shipments_before` shipments
-  // of that key's month had begun (shipments_of).
-  static constexpr uint64_t kShipmentUnderWay = ~uint64_t{0};
-  uint64_t shipments_of(int64_t key_id, int64_t month) const;
-  void note_store_count(int64_t key_id, int64_t month, int64_t store_count,
-                        uint64_t shipments_before);
 
   std::unique_ptr<store::AccountStore> store_;
   std::unique_ptr<store::SharedCounters> counters_;
@@ -133,31 +127,11 @@ class SharedAccounts final : public AccessControl {
   std::chrono::milliseconds refresh_interval_, flush_interval_;
   KeyCache keys_;
   UsageHistory history_;
+  // Counts, writes and ships the units of executions served from leases; null without a
+  // usage ledger.
+  std::unique_ptr<LedgerShipper> shipper_;
 
-  // The usage ledger, when the instance has one; its counts per key and month (no limit:
-  // the leases are the limit), and the group commit that writes them.
-  std::unique_ptr<store::UsageLedger> ledger_;
-  MonthlyQuota ledger_counts_;
-  std::unique_ptr<GroupCommit> commits_;
-  std::chrono::milliseconds ship_interval_;
-  // Per key and month (UtcMonth::index()): the ledger's count as last shipped, and the
-  // store's count that shipment returned (the base of known_month_count).
-  struct Shipped {
-    int64_t count = 0;
-    int64_t store_count = 0;
-    uint64_t shipments = 0;  // begun, of this key's month
-    bool shipping = false;   // one is on its way
-  };
-  mutable std::mutex shipped_mu_;  // shipped_
-  std::map<std::pair<int64_t, int64_t>, Shipped> shipped_;
-  mutable std::mutex ship_mu_;  // one shipment at a time; quota_status reads between them
-  bool ship_failing_ = false;   // background thread only
-  // Whether ship_ledger read the ledger, and the writes it had seen then (shipping and the
-  // constructor's, which come one after the other).
-  bool ledger_read_ = false;
-  uint64_t writes_shipped_ = 0;
-
-  std::mutex flush_mu_;  // one history flush at a time
+  Mutex flush_mu_;  // one history flush at a time
   // Written by the background thread only; read by GET /v1/ready.
   std::atomic<bool> refresh_failing_{false};
   bool flush_failing_ = false;  // background thread only

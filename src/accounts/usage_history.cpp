@@ -61,7 +61,7 @@ void UsageHistory::record(int64_t key_id, int64_t now_s, std::string_view domain
                           std::string_view slug, int status, int64_t units) {
   const Probe probe{key_id, utc_day_of(now_s), status, domain, slug};
   Shard& shard = shard_for(key_id);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   auto it = shard.pending.find(probe);
   if (it == shard.pending.end()) {
     std::string tool;
@@ -88,7 +88,7 @@ std::vector<store::HistoryDelta> UsageHistory::take_pending() {
   for (Shard& shard : shards_) {
     Map taken;
     {
-      std::lock_guard lock(shard.mu);
+      MutexLock lock(shard.mu);
       taken.swap(shard.pending);
     }
     for (const auto& [e, c] : taken) append_deltas(e, c, out);
@@ -100,7 +100,7 @@ void UsageHistory::restore_pending(const std::vector<store::HistoryDelta>& delta
   for (const auto& d : deltas) {
     const bool success = d.metric == store::kHistoryExecutions || d.metric == store::kHistoryUnits;
     Shard& shard = shard_for(d.key_id);
-    std::lock_guard lock(shard.mu);
+    MutexLock lock(shard.mu);
     Counts& c = shard.pending[Entry{d.key_id, d.day, success ? kSuccess : d.metric, d.tool}];
     (d.metric == store::kHistoryUnits ? c.units : c.count) += d.delta;
   }
@@ -110,7 +110,7 @@ std::vector<store::HistoryDelta> UsageHistory::pending_for(int64_t key_id, int32
                                                            int32_t end_day) const {
   std::vector<store::HistoryDelta> out;
   const Shard& shard = shard_for(key_id);
-  std::lock_guard lock(shard.mu);
+  MutexLock lock(shard.mu);
   for (const auto& [e, c] : shard.pending)
     if (e.key_id == key_id && e.day >= first_day && e.day < end_day) append_deltas(e, c, out);
   return out;

@@ -5,12 +5,12 @@
 // its quota units when it succeeded, else one refusal under its HTTP status.
 #include <array>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/thread_safety.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::accounts {
@@ -71,8 +71,8 @@ class UsageHistory {
   };
   using Map = std::unordered_map<Entry, Counts, Hash, Equal>;
   struct alignas(64) Shard {
-    mutable std::mutex mu;
-    Map pending;
+    mutable Mutex mu;
+    Map pending TOOLCALC_GUARDED_BY(mu);
   };
   static constexpr size_t kShards = 16;
 

@@ -55,6 +55,9 @@ class TOOLCALC_CAPABILITY("mutex") Mutex {
 class TOOLCALC_SCOPED_CAPABILITY MutexLock {
  public:
   explicit MutexLock(Mutex& m) TOOLCALC_ACQUIRE(m) : lock_(m.native()) {}
+  // Takes over a mutex the caller holds already (after a successful try_lock).
+  MutexLock(Mutex& m, std::adopt_lock_t) TOOLCALC_REQUIRES(m)
+      : lock_(m.native(), std::adopt_lock) {}
   ~MutexLock() TOOLCALC_RELEASE() {}
   MutexLock(const MutexLock&) = delete;
   MutexLock& operator=(const MutexLock&) = delete;

@@ -38,8 +38,10 @@ std::unique_ptr<Accounts> open_accounts(const std::filesystem::path& dir, const 
                                         std::vector<Plan> plans = test_plans(),
                                         milliseconds flush = milliseconds(50),
                                         milliseconds refresh = milliseconds(50)) {
-  return std::make_unique<Accounts>(store::open_sqlite_store(dir), std::move(plans), clock, flush,
-                                    refresh);
+  return std::make_unique<Accounts>(clock, AccountsOptions{.store = store::open_sqlite_store(dir),
+                                                           .plans = std::move(plans),
+                                                           .usage_flush_interval = flush,
+                                                           .key_refresh_interval = refresh});
 }
 
 // What `toolcalc keys create` does: its own connection to the same database.
@@ -642,9 +644,11 @@ TEST_P(FailedCommit, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
   ManualClock clock(kNow);
   const std::string key = cli_create(tmp.path(), "tiny");  // quota 2
   std::atomic<bool> full{true};
-  Accounts acc(
-      std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()), full, GetParam()),
-      test_plans(), clock, milliseconds(60'000), milliseconds(60'000));
+  Accounts acc(clock, {.store = std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()),
+                                                               full, GetParam()),
+                       .plans = test_plans(),
+                       .usage_flush_interval = milliseconds(60'000),
+                       .key_refresh_interval = milliseconds(60'000)});
   acc.start();
   const Caller caller = acc.authenticate(bearer(key), "x").caller;
   ServerLoop server;

@@ -38,8 +38,11 @@ struct Fixture {
   std::vector<Plan> plans = test_plans();
   std::unique_ptr<store::AccountStore> admin_store = store::open_sqlite_store(tmp.path());
   KeyAdmin admin{*admin_store, plans, clock};
-  Accounts accounts{store::open_sqlite_store(tmp.path()), plans, clock, milliseconds(50),
-                    milliseconds(50)};
+  Accounts accounts{clock,
+                    {.store = store::open_sqlite_store(tmp.path()),
+                     .plans = plans,
+                     .usage_flush_interval = milliseconds(50),
+                     .key_refresh_interval = milliseconds(50)}};
 };
 
 }  // namespace
@@ -223,14 +226,18 @@ TEST(UsageHistory, ThirteenMonthsAreKept) {
   {
     // A start-up in 2026-11 keeps 2025-11 (the 13th month back) …
     clock.set_ms(utc_ms(2026, 11, 30, 0, 0, 0));
-    Accounts acc(store::open_sqlite_store(tmp.path()), plans, clock, milliseconds(50),
-                 milliseconds(50));
+    Accounts acc(clock, {.store = store::open_sqlite_store(tmp.path()),
+                         .plans = plans,
+                         .usage_flush_interval = milliseconds(50),
+                         .key_refresh_interval = milliseconds(50)});
     EXPECT_EQ(store->load_history(id, nov_2025, nov_2025 + 1).size(), 1u);
   }
   // … one in 2026-12 drops it.
   clock.set_ms(utc_ms(2026, 12, 1, 0, 0, 0));
-  Accounts acc(store::open_sqlite_store(tmp.path()), plans, clock, milliseconds(50),
-               milliseconds(50));
+  Accounts acc(clock, {.store = store::open_sqlite_store(tmp.path()),
+                       .plans = plans,
+                       .usage_flush_interval = milliseconds(50),
+                       .key_refresh_interval = milliseconds(50)});
   EXPECT_TRUE(store->load_history(id, nov_2025, nov_2025 + 1).empty());
 }
 

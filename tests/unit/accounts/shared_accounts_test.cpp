@@ -62,15 +62,22 @@ class RedisTest : public ::testing::Test {
     return store::open_redis_counters(options_);
   }
   std::unique_ptr<SharedAccounts> open_accounts(const Clock& clock) {
-    return std::make_unique<SharedAccounts>(open_store(), open_counters(), test_plans(), clock,
-                                            std::chrono::milliseconds(50));
+    return std::make_unique<SharedAccounts>(
+        clock, SharedAccountsOptions{.keys_store = open_store(),
+                                     .counters = open_counters(),
+                                     .plans = test_plans(),
+                                     .key_refresh_interval = std::chrono::milliseconds(50)});
   }
   // An instance of a fleet with its usage ledger in `data_dir`.
   std::unique_ptr<SharedAccounts> open_accounts_with_ledger(const Clock& clock,
                                                             const std::filesystem::path& data_dir) {
-    return std::make_unique<SharedAccounts>(open_store(), open_counters(), test_plans(), clock,
-                                            std::chrono::milliseconds(50), std::chrono::seconds(1),
-                                            store::open_usage_ledger(data_dir));
+    return std::make_unique<SharedAccounts>(
+        clock, SharedAccountsOptions{.keys_store = open_store(),
+                                     .counters = open_counters(),
+                                     .plans = test_plans(),
+                                     .key_refresh_interval = std::chrono::milliseconds(50),
+                                     .history_flush_interval = std::chrono::seconds(1),
+                                     .ledger = store::open_usage_ledger(data_dir)});
   }
 
   static inline RedisProcess* server_ = nullptr;
@@ -405,8 +412,10 @@ TEST_F(RedisTest, UnreachableRedisFailsClosedAndRecovers) {
   ASSERT_TRUE(own.start()) << own.why();
   store::RedisOptions o = own.options(0);
   ManualClock clock(kNow);
-  SharedAccounts acc(store::open_redis_store(o), store::open_redis_counters(o), test_plans(), clock,
-                     std::chrono::milliseconds(50));
+  SharedAccounts acc(clock, {.keys_store = store::open_redis_store(o),
+                             .counters = store::open_redis_counters(o),
+                             .plans = test_plans(),
+                             .key_refresh_interval = std::chrono::milliseconds(50)});
   auto cli = store::open_redis_store(o);
   const std::string key =
       issue_key(*cli, test_plans(), "wide", "", KeyKind::Live, clock.now_s()).key;

@@ -461,8 +461,10 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
   ManualClock clock(accounts::testing::utc_ms(2026, 11, 30, 23, 58, 30));
   std::vector<Plan> plans = builtin_plans();
   plans.push_back({"tiny", 3, 2});
-  SharedAccounts acc(store::open_redis_store(options_), store::open_redis_counters(options_), plans,
-                     clock, std::chrono::milliseconds(50));
+  SharedAccounts acc(clock, {.keys_store = store::open_redis_store(options_),
+                             .counters = store::open_redis_counters(options_),
+                             .plans = plans,
+                             .key_refresh_interval = std::chrono::milliseconds(50)});
   auto cli = store::open_redis_store(options_);
   const std::string key = issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
   acc.refresh_keys(true);
