@@ -2,6 +2,7 @@
 
 #include "analysis/solve.hpp"
 #include "analysis/tolerance.hpp"
+#include "api/limits.hpp"
 #include "catalog/json_schema.hpp"
 
 namespace toolcalc::api::analysis_schema {
@@ -12,6 +13,14 @@ using catalog::OutputType;
 using catalog::ToolDescriptor;
 
 namespace {
+
+// 1000 → "1,000": a count as prose writes it.
+std::string grouped(int64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<size_t>(i), ",");
+  return digits;
+}
 
 bool is_numeric(const InputDescriptor& in) {
   return in.type == InputType::Number || in.type == InputType::Integer;
@@ -236,8 +245,9 @@ void write_options(JsonWriter& w) {
 }
 
 std::string tolerance_cost() {
-  return "Costs one rate-limit unit and one unit of the monthly quota per 1,000 evaluations "
-         "(1 + 2k + 2^k + samples for k toleranced inputs), at least one.";
+  return "Costs one rate-limit unit and one unit of the monthly quota per " +
+         evaluations_per_quota_unit() +
+         " evaluations (1 + 2k + 2^k + samples for k toleranced inputs), at least one.";
 }
 
 // The tolerance result; `tool` null: over any tool (MCP).
@@ -432,7 +442,8 @@ void write_tolerance_request(JsonWriter& w, const ToolDescriptor& t) {
   catalog::write_input_schema(w, t);
   w.key("tolerances").begin_object().field("type", "object").field("minProperties", 1);
   w.field("maxProperties", analysis::kMaxToleranced);
-  w.field("description", "The toleranced inputs (1 to 12 of the numeric ones) and their ranges.");
+  w.field("description", "The toleranced inputs (" + toleranced_inputs_range() +
+                             " of the numeric ones) and their ranges.");
   w.field("additionalProperties", false).key("properties").begin_object();
   for (const auto& in : t.inputs) {
     if (!is_numeric(in)) continue;
@@ -456,9 +467,9 @@ void write_solve_request(JsonWriter& w, const ToolDescriptor& t) {
           "Every value of one numeric input of " + t.slug +
               ", within its bounds, where a number output equals a target; the other inputs as "
               "for " +
-              t.endpoint() +
-              ". Costs one rate-limit unit and one unit of the monthly quota per 1,000 "
-              "evaluations (2 reserved, the unused one given back).");
+              t.endpoint() + ". Costs one rate-limit unit and one unit of the monthly quota per " +
+              evaluations_per_quota_unit() + " evaluations (the " + solve_evaluation_budget() +
+              "-evaluation budget reserved, the unused units given back).");
   w.key("required");
   strings(w, {"vary", "target"});
   w.field("additionalProperties", false).key("properties").begin_object();
@@ -534,7 +545,8 @@ void write_mcp_tolerance_input(JsonWriter& w, const std::vector<std::string>& to
   w.end_object();
   w.key("tolerances").begin_object().field("type", "object").field("minProperties", 1);
   w.field("maxProperties", analysis::kMaxToleranced);
-  w.field("description", "1 to 12 of the tool's numeric inputs, each with its range.");
+  w.field("description",
+          toleranced_inputs_range() + " of the tool's numeric inputs, each with its range.");
   w.key("additionalProperties");
   write_piece(w, Piece::ToleranceRange, inline_style);
   w.end_object();
@@ -569,6 +581,16 @@ void write_mcp_solve_input(JsonWriter& w, const std::vector<std::string>& tool_n
 
 void write_mcp_solve_output(JsonWriter& w) {
   write_solve_result_schema(w, nullptr, {});
+}
+
+std::string toleranced_inputs_range() {
+  return "1 to " + std::to_string(analysis::kMaxToleranced);
+}
+std::string evaluations_per_quota_unit() {
+  return grouped(kEvaluationsPerQuotaUnit);
+}
+std::string solve_evaluation_budget() {
+  return grouped(analysis::kSolveEvaluationBudget);
 }
 
 }  // namespace toolcalc::api::analysis_schema

@@ -35,6 +35,14 @@ void write_solve_request(JsonWriter& w, const catalog::ToolDescriptor& tool);
 void write_solve_result(JsonWriter& w, const catalog::ToolDescriptor& tool,
                         std::string_view tool_result_schema);
 
+// The analyses' limits as the documents state them, written from the constants
+// (analysis/tolerance.hpp, analysis/solve.hpp, api/limits.hpp) so that no text can drift
+// from what the endpoints enforce: "1 to 12" toleranced inputs, "1,000" evaluations per
+// quota unit (times the tool's cost class), the solve's "2,000"-evaluation budget.
+std::string toleranced_inputs_range();
+std::string evaluations_per_quota_unit();
+std::string solve_evaluation_budget();
+
 // MCP: the arguments (the REST body plus `tool`, one of `tool_names`) and the result.
 void write_mcp_tolerance_input(JsonWriter& w, const std::vector<std::string>& tool_names);
 void write_mcp_tolerance_output(JsonWriter& w);

@@ -68,14 +68,18 @@ void ToolIndex::write_analysis_tools(JsonWriter& w, const catalog::Registry& reg
   };
   w.begin_object().field("name", kToleranceTool).field("title", "Tolerance analysis");
   w.field("description",
-          "Runs one of the tools above with tolerances on up to 12 of its numeric inputs: for "
-          "every number output the worst case over every corner and Monte Carlo sample, the "
-          "first-order RSS spread (GUM) with each input's share of the variance, and Monte "
-          "Carlo statistics with a histogram; for text outputs the count of each value. "
-          "`tool` names the tool; the other arguments are the body of POST "
-          "/v1/{domain}/{slug}/tolerance. Deterministic for a given seed. Uses units of the "
-          "monthly quota: per 1,000 evaluations, the tool's analysis cost class (1 for most "
-          "tools; `analysis_cost_class` in GET /v1/tools/{slug}), at least one.");
+          "Runs one of the tools above with tolerances on " +
+              analysis_schema::toleranced_inputs_range() +
+              " of its numeric inputs: for "
+              "every number output the worst case over every corner and Monte Carlo sample, the "
+              "first-order RSS spread (GUM) with each input's share of the variance, and Monte "
+              "Carlo statistics with a histogram; for text outputs the count of each value. "
+              "`tool` names the tool; the other arguments are the body of POST "
+              "/v1/{domain}/{slug}/tolerance. Deterministic for a given seed. Uses units of the "
+              "monthly quota: per " +
+              analysis_schema::evaluations_per_quota_unit() +
+              " evaluations, the tool's analysis cost class (1 for most "
+              "tools; `analysis_cost_class` in GET /v1/tools/{slug}), at least one.");
   w.key("inputSchema");
   analysis_schema::write_mcp_tolerance_input(w, tolerance_tools);
   w.key("outputSchema");
@@ -89,8 +93,10 @@ void ToolIndex::write_analysis_tools(JsonWriter& w, const catalog::Registry& reg
           "method), nearest the given value first, with the tool's outputs at each; when none "
           "does, the error states the range the output reaches. `tool` names the tool; the "
           "other arguments are the body of POST /v1/{domain}/{slug}/solve. Uses units of the "
-          "monthly quota: per 1,000 evaluations, the tool's analysis cost class (1 for most "
-          "tools), at least one.");
+          "monthly quota: per " +
+              analysis_schema::evaluations_per_quota_unit() +
+              " evaluations, the tool's analysis cost class (1 for most "
+              "tools), at least one.");
   w.key("inputSchema");
   analysis_schema::write_mcp_solve_input(w, solve_tools);
   w.key("outputSchema");

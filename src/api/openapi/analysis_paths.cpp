@@ -44,16 +44,18 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
                           int analysis_cost_class, const std::string& prefix) {
   // This tool's price: its cost class in quota units per 1,000 evaluations.
   const std::string cls = std::to_string(analysis_cost_class);
-  const std::string price =
-      cls + (analysis_cost_class == 1 ? " unit" : " units") +
-      " of the monthly quota per 1,000 evaluations of the tool (its analysis cost class, "
-      "`analysis_cost_class` in GET /v1/tools/" +
-      t.slug + ")";
+  const std::string price = cls + (analysis_cost_class == 1 ? " unit" : " units") +
+                            " of the monthly quota per " +
+                            analysis_schema::evaluations_per_quota_unit() +
+                            " evaluations of the tool (its analysis cost class, "
+                            "`analysis_cost_class` in GET /v1/tools/" +
+                            t.slug + ")";
   if (analysis_schema::has_tolerance(t))
     write_analysis_path(
         w, refs, t, prefix, "tolerance", "tolerance", t.name + ": tolerance analysis",
-        "Runs " + t.endpoint() +
-            " around nominal inputs with tolerances on 1 to 12 numeric inputs: per number "
+        "Runs " + t.endpoint() + " around nominal inputs with tolerances on " +
+            analysis_schema::toleranced_inputs_range() +
+            " numeric inputs: per number "
             "output the worst case over every corner and Monte Carlo sample, the first-order "
             "(RSS) spread with each input's share of the variance, and Monte Carlo statistics "
             "with a histogram; per text output the count of each value. Deterministic for a "
@@ -76,8 +78,8 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
             "the tool's outputs at each. 422 `NO_SOLUTION` (field `target.value`) when none "
             "does; the message states the range the output reaches. Costs one rate-limit unit "
             "and " +
-            price +
-            ", rounded up (the 2,000-evaluation budget reserved, the unused units given back). "
+            price + ", rounded up (the " + analysis_schema::solve_evaluation_budget() +
+            "-evaluation budget reserved, the unused units given back). "
             "429 `TOO_MANY_ANALYSES` when the key already has its limit of analyses waiting or "
             "running; 503 `SERVER_BUSY` when the analysis queue is full. Errors name the field: "
             "`vary`, `target`, `target.output`, `target.value`, `inputs.<key>`.",

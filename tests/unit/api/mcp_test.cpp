@@ -6,7 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <regex>
 
+#include "analysis/solve.hpp"
+#include "analysis/tolerance.hpp"
+#include "api/limits.hpp"
+#include "api/openapi/openapi.hpp"
 #include "api/routes.hpp"
 #include "api/service.hpp"
 #include "catalog/domains.hpp"
@@ -381,4 +386,43 @@ TEST_F(McpTest, AnalysisToolsListTheirSchemas) {
   EXPECT_EQ(solve.at("outputSchema").at("required"),
             json::parse(R"(["vary","target","solutions","reachable","evaluations","complete"])"));
   EXPECT_EQ(tolerance.at("annotations").at("readOnlyHint"), true);
+}
+
+// Every figure the documents state about the analyses' limits is the constant's value, in
+// tools/list and in the OpenAPI document alike: a number written into the prose by hand
+// would drift the day the constant changes. Each pattern must also be found, so that a
+// rewording cannot make the check vacuous.
+TEST_F(McpTest, AnalysisLimitsInTheDocumentsAreTheConstants) {
+  const auto grouped = [](int64_t n) {
+    std::string digits = std::to_string(n);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+      digits.insert(static_cast<size_t>(i), ",");
+    return digits;
+  };
+  struct Figure {
+    std::regex pattern;  // group 1: the figure
+    std::string expected;
+  };
+  const Figure figures[] = {
+      {std::regex(R"((\d+) to \d+ (?:of (?:the|its|the tool's) )?numeric)"), "1"},
+      {std::regex(R"(\d+ to (\d+) (?:of (?:the|its|the tool's) )?numeric)"),
+       std::to_string(analysis::kMaxToleranced)},
+      {std::regex(R"(per ([\d,]+) evaluations)"), grouped(api::kEvaluationsPerQuotaUnit)},
+      {std::regex(R"(the ([\d,]+)-evaluation budget)"), grouped(analysis::kSolveEvaluationBudget)},
+  };
+  const std::string list = post(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})").body;
+  const std::string openapi = api::openapi::render(registry, {"1", "", ""});
+  for (const std::string* doc : {&list, &openapi}) {
+    for (const Figure& f : figures) {
+      int found = 0;
+      for (auto it = std::sregex_iterator(doc->begin(), doc->end(), f.pattern);
+           it != std::sregex_iterator(); ++it, ++found) {
+        EXPECT_EQ((*it)[1].str(), f.expected) << (*it)[0].str();
+      }
+      // tools/list does not state the solve's budget; the OpenAPI document states each.
+      if (doc == &openapi || f.expected != grouped(analysis::kSolveEvaluationBudget)) {
+        EXPECT_GT(found, 0) << f.expected;
+      }
+    }
+  }
 }
