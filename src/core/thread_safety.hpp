@@ -72,6 +72,23 @@ class TOOLCALC_SCOPED_CAPABILITY MutexLock {
   std::unique_lock<std::mutex> lock_;
 };
 
+// Holds a Mutex for its scope only if it was free when try_lock() was called
+// (std::unique_lock with std::try_to_lock), for the code that must never wait for it:
+//   MutexTryLock lock(mu_);
+//   if (!lock.try_lock()) return false;
+class TOOLCALC_SCOPED_CAPABILITY MutexTryLock {
+ public:
+  explicit MutexTryLock(Mutex& m) TOOLCALC_EXCLUDES(m) : lock_(m.native(), std::defer_lock) {}
+  ~MutexTryLock() TOOLCALC_RELEASE() {}
+  MutexTryLock(const MutexTryLock&) = delete;
+  MutexTryLock& operator=(const MutexTryLock&) = delete;
+
+  bool try_lock() TOOLCALC_TRY_ACQUIRE(true) { return lock_.try_lock(); }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
 // std::condition_variable over a MutexLock.
 class CondVar {
  public:

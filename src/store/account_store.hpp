@@ -33,6 +33,8 @@ struct KeyRecord {
   // Quota alerts: where they are POSTed ("" = none) and the secret that signs them.
   std::string webhook_url;
   std::string webhook_secret;
+
+  bool operator==(const KeyRecord&) const = default;
 };
 
 struct NewKey {

@@ -86,6 +86,49 @@ TEST(SqliteStore, KeysRoundTripAndBumpTheGeneration) {
   EXPECT_FALSE(k.revoked_epoch_s);
 }
 
+// Every field of a key read back from its own column: each holds a value no other field of
+// the same type holds, so a reader that took one column for another (two columns of the
+// SELECT in each other's place, read by position) fails here, in load_keys and list_keys.
+TEST(SqliteStore, EveryKeyFieldIsReadFromItsOwnColumn) {
+  TempDir tmp;
+  auto s = store::open_sqlite_store(tmp.path());
+  store::NewKey k = new_key("tc_live_AAAA", 'a', "pro");
+  k.label = "the label";
+  k.created_epoch_s = 1'700'000'001;
+  k.rate_per_minute = 7;
+  k.monthly_quota = 11;
+  k.webhook_url = "https://hooks.example.com/a";
+  k.webhook_secret = "whsec_b";
+  const int64_t id = *s->create_key(k);
+  ASSERT_EQ(s->rotate_key("tc_live_AAAA", std::string(32, 'n'), 1'800'000'100),
+            store::ChangeOutcome::Done);
+  ASSERT_EQ(s->revoke_key("tc_live_AAAA", 1'800'000'200), store::RevokeOutcome::Revoked);
+  s->add_usage({{id, "2026-11", 5}});
+
+  const auto expect_fields = [&](const store::KeyRecord& r) {
+    EXPECT_EQ(r.id, id);
+    EXPECT_EQ(r.prefix, "tc_live_AAAA");
+    EXPECT_EQ(r.key_hash, std::string(32, 'n'));
+    EXPECT_EQ(r.label, "the label");
+    EXPECT_EQ(r.plan, "pro");
+    EXPECT_EQ(r.created_epoch_s, 1'700'000'001);
+    EXPECT_EQ(r.revoked_epoch_s, 1'800'000'200);
+    EXPECT_EQ(r.rate_per_minute, 7);
+    EXPECT_EQ(r.monthly_quota, 11);
+    EXPECT_EQ(r.previous_hash, std::string(32, 'a'));
+    EXPECT_EQ(r.previous_expires_epoch_s, 1'800'000'100);
+    EXPECT_EQ(r.webhook_url, "https://hooks.example.com/a");
+    EXPECT_EQ(r.webhook_secret, "whsec_b");
+  };
+  const store::KeySet set = s->load_keys();
+  ASSERT_EQ(set.keys.size(), 1u);
+  expect_fields(set.keys[0]);
+  const auto listed = s->list_keys("2026-11");
+  ASSERT_EQ(listed.size(), 1u);
+  expect_fields(listed[0].key);
+  EXPECT_EQ(listed[0].used, 5);
+}
+
 TEST(SqliteStore, ATakenPrefixIsRefusedWithoutChangingAnything) {
   TempDir tmp;
   auto s = store::open_sqlite_store(tmp.path());
