@@ -139,10 +139,8 @@ bool read_settings(const json::object& body, std::initializer_list<std::string_v
 
 }  // namespace
 
-bool Service::answer_admin(Context& ctx) {
-  if (ctx.route.kind != RouteKind::Admin) return false;
-  show_ip_window(ctx);  // not counted
-
+// The Admin row's handler: answer_uncounted calls it (never counted).
+void Service::admin(Context& ctx) {
   // An address that failed too often waits, whatever it sends (api/admin_guard.hpp).
   const int64_t now_s = clock_.now_s();
   if (const int64_t wait_s = admin_guard_.retry_after_s(ctx.req.peer_ip, now_s); wait_s > 0) {
@@ -151,7 +149,7 @@ bool Service::answer_admin(Context& ctx) {
               "too many failed admin authentications from this address; retry after " +
                   decimal_string(wait_s) + " s",
               {}});
-    return true;
+    return;
   }
   std::optional<std::string_view> token;
   if (ctx.req.authorization) token = accounts::bearer_token(*ctx.req.authorization);
@@ -161,7 +159,7 @@ bool Service::answer_admin(Context& ctx) {
     admin_guard_.record_failure(ctx.req.peer_ip, now_s, ctx.res.request_id);
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.fail({ErrorCode::Unauthorized, token ? "invalid admin token" : "missing admin token", {}});
-    return true;
+    return;
   }
   const std::string_view path = ctx.route.slug;
   if (path == "openapi.json") {
@@ -177,14 +175,10 @@ bool Service::answer_admin(Context& ctx) {
                                {"key_prefix", ""},
                                {"status", std::to_string(ctx.res.status)},
                                {"request_id", ctx.res.request_id}});
-    return true;
+    return;
   }
-  if (path == "keys" || path.starts_with("keys/")) {
-    admin_keys(ctx, admin_token_id_);
-    return true;
-  }
+  if (path == "keys" || path.starts_with("keys/")) return admin_keys(ctx, admin_token_id_);
   ctx.fail(not_found("no such path"));
-  return true;
 }
 
 void Service::admin_keys(Context& ctx, std::string_view admin_id) {

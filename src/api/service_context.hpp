@@ -41,17 +41,18 @@ struct ServiceContext {
   std::string mcp_id{std::string_view("null")};
   bool revalidate = false;  // a playground file: Cache-Control no-cache instead of no-store
   // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
-  // and not yet used by run_tool; Service::handle releases it when the request ends early.
+  // and not yet used by run_tool; Service::end_request releases it when the request ends early.
   std::optional<accounts::QuotaReservation> early_quota;
-  // Execute, sweep and schema: the tool, found once by dispatch.
+  // The routes about one tool (api/endpoints.hpp): the tool, found once by dispatch.
   const catalog::RegisteredTool* registered = nullptr;
-  // Set by Service::authenticate: how the key checked out, and whether the rate step also
-  // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
+  // Set by Service::identify_caller: how the key checked out, and whether the rate step
+  // also reserves the execution's quota unit (the endpoint counts as an execution:
+  // AccessControl::take_rate_unit_for_execution).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
   // The quota units this request counted (recorded by the AccessControl while the
   // pipeline's CountingScope is open): a 200 that holds some is sent once they are
-  // durable (Service::finish).
+  // durable (Service::end_request).
   accounts::CountedUnits counted;
   // Service::handle_async's `done` (empty for handle()): a request that finishes later, on
   // its event loop, calls it. `deferred`: a handler handed the request to such a later
