@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "api/routes.hpp"
@@ -89,5 +90,17 @@ inline bool accepts(Method wanted, std::string_view method) {
   }
   return false;
 }
+
+// One operation of the admin API, {base}/admin/v1/…: all of them go through the pipeline
+// as RouteKind::Admin (never counted), then to their row by method and path (admin.cpp).
+struct AdminCall;  // admin.cpp
+struct AdminEndpoint {
+  std::string_view method;  // "GET", "POST", "PATCH", "DELETE"
+  std::string_view path;    // "/admin/v1/keys/{prefix}"; {prefix}: one non-empty segment
+  std::string_view action;  // the audit line's action ("keys.create")
+  void (*handler)(AdminCall&);
+};
+
+std::span<const AdminEndpoint> admin_endpoints();
 
 }  // namespace toolcalc::api

@@ -168,7 +168,6 @@ class Service {
   // The admin API (api/admin.cpp): the admin token's check, then the operation's row.
   bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
   void admin(Context& ctx);
-  void admin_keys(Context& ctx, std::string_view admin_id);
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
