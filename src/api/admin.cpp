@@ -9,10 +9,12 @@
 // /admin/v1/openapi.json).
 #include <boost/json.hpp>
 #include <cmath>
+#include <span>
 
 #include "accounts/api_key.hpp"
 #include "accounts/key_admin.hpp"
 #include "accounts/utc_month.hpp"
+#include "api/endpoints.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
 #include "catalog/json_body.hpp"
@@ -83,7 +85,7 @@ bool parse_object(const Request& req, json::object& out, ApiError& error) {
 
 // The members of `body` as KeySettings (and `grace` for a rotation); every other member
 // is a 400 naming it.
-bool read_settings(const json::object& body, std::initializer_list<std::string_view> allowed,
+bool read_settings(const json::object& body, std::span<const std::string_view> allowed,
                    accounts::KeySettings& s, std::optional<int64_t>& grace_s, ApiError& error) {
   for (const auto& [name, value] : body) {
     bool ok = false;
@@ -139,10 +141,177 @@ bool read_settings(const json::object& body, std::initializer_list<std::string_v
 
 }  // namespace
 
-bool Service::answer_admin(Context& ctx) {
-  if (ctx.route.kind != RouteKind::Admin) return false;
-  show_ip_window(ctx);  // not counted
+// What an admin operation's handler works with.
+struct AdminCall {
+  ServiceContext& ctx;
+  accounts::KeyAdmin& keys;
+  const std::string& openapi_json;  // GET /admin/v1/openapi.json's body
+  std::string_view prefix;          // the path's {prefix}; "" when it has none
+  std::string logged_prefix;        // the audit line's key prefix
+  bool keys_changed = false;        // the key cache reloads
+};
 
+namespace {
+
+constexpr std::string_view kAdminRoot = "/admin/v1/";
+constexpr std::string_view kSettingsMembers[] = {"plan", "label", "rate_per_minute",
+                                                 "monthly_quota", "webhook_url"};
+constexpr std::string_view kRotateMembers[] = {"grace"};
+
+// The body's members as settings (and a rotation's grace); false when answered 400/415.
+bool read_body(AdminCall& call, std::span<const std::string_view> allowed,
+               accounts::KeySettings& settings, std::optional<int64_t>& grace_s) {
+  json::object body;
+  ApiError error;
+  if (parse_object(call.ctx.req, body, error) &&
+      read_settings(body, allowed, settings, grace_s, error))
+    return true;
+  call.ctx.fail(error);
+  return false;
+}
+
+void keys_list(AdminCall& call) {
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().key("items").begin_array();
+  for (const auto& v : call.keys.list()) write_view(w, v);
+  w.end_array().end_object();
+  call.ctx.ok_result(result);
+}
+
+void keys_create(AdminCall& call) {
+  accounts::KeySettings settings;
+  std::optional<int64_t> grace_s;
+  if (!read_body(call, kSettingsMembers, settings, grace_s)) return;
+  const accounts::CreatedKey created = call.keys.create(settings);
+  call.logged_prefix = created.view.prefix;
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("key", created.key);
+  if (!created.webhook_secret.empty()) w.field("webhook_secret", created.webhook_secret);
+  w.key("item");
+  write_view(w, created.view);
+  w.end_object();
+  call.keys_changed = true;
+  call.ctx.ok_result(result);
+  call.ctx.res.status = 201;
+}
+
+void keys_get(AdminCall& call) {
+  std::string result;
+  JsonWriter w(result);
+  write_view(w, call.keys.get(call.prefix));
+  call.ctx.ok_result(result);
+}
+
+void keys_update(AdminCall& call) {
+  accounts::KeySettings settings;
+  std::optional<int64_t> grace_s;
+  if (!read_body(call, kSettingsMembers, settings, grace_s)) return;
+  const accounts::UpdatedKey updated = call.keys.update(call.prefix, settings);
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object();
+  if (!updated.webhook_secret.empty()) w.field("webhook_secret", updated.webhook_secret);
+  w.key("item");
+  write_view(w, updated.view);
+  w.end_object();
+  call.keys_changed = true;
+  call.ctx.ok_result(result);
+}
+
+void keys_revoke(AdminCall& call) {
+  const store::RevokeOutcome outcome = call.keys.revoke(call.prefix);
+  if (outcome == store::RevokeOutcome::NotFound)
+    throw accounts::KeyNotFound("no key with prefix '" + std::string(call.prefix) + "'");
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("prefix", call.prefix);
+  w.field("already_revoked", outcome == store::RevokeOutcome::AlreadyRevoked).end_object();
+  call.keys_changed = outcome == store::RevokeOutcome::Revoked;
+  call.ctx.ok_result(result);
+}
+
+void keys_rotate(AdminCall& call) {
+  accounts::KeySettings settings;
+  std::optional<int64_t> grace_s;
+  if (!read_body(call, kRotateMembers, settings, grace_s)) return;
+  const accounts::RotatedKey rotated =
+      call.keys.rotate(call.prefix, grace_s.value_or(accounts::kDefaultRotationGraceS));
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("key", rotated.key);
+  write_time(w, "previous_secret_expires_at", rotated.previous_expires_epoch_s);
+  w.key("item");
+  write_view(w, rotated.view);
+  w.end_object();
+  call.keys_changed = true;
+  call.ctx.ok_result(result);
+}
+
+// The document itself, without the envelope (as GET /v1/openapi.json).
+void admin_openapi(AdminCall& call) {
+  call.ctx.res.status = 200;
+  call.ctx.res.body_prefix = call.openapi_json;
+}
+
+// The admin API's operations; a path's methods in the order its Allow header lists them.
+constexpr AdminEndpoint kAdminEndpoints[] = {
+    {"GET", "/admin/v1/keys", "keys.list", keys_list},
+    {"POST", "/admin/v1/keys", "keys.create", keys_create},
+    {"GET", "/admin/v1/keys/{prefix}", "keys.get", keys_get},
+    {"PATCH", "/admin/v1/keys/{prefix}", "keys.update", keys_update},
+    {"DELETE", "/admin/v1/keys/{prefix}", "keys.revoke", keys_revoke},
+    {"POST", "/admin/v1/keys/{prefix}/rotate", "keys.rotate", keys_rotate},
+    {"GET", "/admin/v1/openapi.json", "openapi.get", admin_openapi},
+};
+
+// Whether `path` (after /admin/v1/) has the segments of `pattern` (after /admin/v1/), where
+// {prefix} stands for any one non-empty segment, whose value goes to `prefix`.
+bool path_matches(std::string_view pattern, std::string_view path, std::string_view& prefix) {
+  for (;;) {
+    const size_t pattern_end = pattern.find('/');
+    const size_t path_end = path.find('/');
+    const std::string_view want = pattern.substr(0, pattern_end);
+    const std::string_view got = path.substr(0, path_end);
+    if (want == "{prefix}") {
+      if (got.empty()) return false;
+      prefix = got;
+    } else if (want != got) {
+      return false;
+    }
+    if ((pattern_end == std::string_view::npos) != (path_end == std::string_view::npos))
+      return false;
+    if (pattern_end == std::string_view::npos) return true;
+    pattern.remove_prefix(pattern_end + 1);
+    path.remove_prefix(path_end + 1);
+  }
+}
+
+// Runs the operation; a refused request becomes its error answer.
+void run_admin(AdminCall& call, const AdminEndpoint& operation) {
+  try {
+    operation.handler(call);
+  } catch (const accounts::KeyRequestError& e) {
+    call.ctx.fail(validation_error(e.field(), e.what()));
+  } catch (const accounts::UnknownPlan& e) {
+    call.ctx.fail(validation_error("plan", e.what()));
+  } catch (const accounts::KeyNotFound& e) {
+    call.ctx.fail(not_found(e.what()));
+  } catch (const accounts::KeyRevoked& e) {
+    call.ctx.fail({ErrorCode::Conflict, e.what(), {}});
+  }
+}
+
+}  // namespace
+
+std::span<const AdminEndpoint> admin_endpoints() {
+  return kAdminEndpoints;
+}
+
+// The Admin row's handler: answer_uncounted calls it (never counted). The token, then the
+// operation's row by path and method; every request past the token writes its audit line.
+void Service::admin(Context& ctx) {
   // An address that failed too often waits, whatever it sends (api/admin_guard.hpp).
   const int64_t now_s = clock_.now_s();
   if (const int64_t wait_s = admin_guard_.retry_after_s(ctx.req.peer_ip, now_s); wait_s > 0) {
@@ -151,7 +320,7 @@ bool Service::answer_admin(Context& ctx) {
               "too many failed admin authentications from this address; retry after " +
                   decimal_string(wait_s) + " s",
               {}});
-    return true;
+    return;
   }
   std::optional<std::string_view> token;
   if (ctx.req.authorization) token = accounts::bearer_token(*ctx.req.authorization);
@@ -161,166 +330,40 @@ bool Service::answer_admin(Context& ctx) {
     admin_guard_.record_failure(ctx.req.peer_ip, now_s, ctx.res.request_id);
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.fail({ErrorCode::Unauthorized, token ? "invalid admin token" : "missing admin token", {}});
-    return true;
+    return;
   }
-  const std::string_view path = ctx.route.slug;
-  if (path == "openapi.json") {
-    if (ctx.req.method != "GET") {
-      ctx.res.set_header("Allow", "GET, OPTIONS");
-      ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this document", {}});
-    } else {
-      ctx.res.status = 200;
-      ctx.res.body_prefix = admin_openapi_json_;
+
+  const AdminEndpoint* operation = nullptr;
+  std::string_view prefix;
+  std::string allow;  // the methods of the path, when the request's is not one of them
+  for (const AdminEndpoint& row : kAdminEndpoints) {
+    std::string_view row_prefix;
+    if (!path_matches(row.path.substr(kAdminRoot.size()), ctx.route.slug, row_prefix)) continue;
+    prefix = row_prefix;
+    if (row.method == ctx.req.method) {
+      operation = &row;
+      break;
     }
-    log::info("admin action", {{"admin", admin_token_id_},
-                               {"action", "openapi.get"},
-                               {"key_prefix", ""},
-                               {"status", std::to_string(ctx.res.status)},
-                               {"request_id", ctx.res.request_id}});
-    return true;
+    allow += row.method;
+    allow += ", ";
   }
-  if (path == "keys" || path.starts_with("keys/")) {
-    admin_keys(ctx, admin_token_id_);
-    return true;
-  }
-  ctx.fail(not_found("no such path"));
-  return true;
-}
-
-void Service::admin_keys(Context& ctx, std::string_view admin_id) {
-  // "keys", "keys/{prefix}" or "keys/{prefix}/rotate".
-  std::string_view rest = ctx.route.slug.substr(4);
-  std::string_view prefix, sub;
-  if (!rest.empty()) {
-    rest.remove_prefix(1);
-    const size_t slash = rest.find('/');
-    prefix = rest.substr(0, slash);
-    if (slash != std::string_view::npos) sub = rest.substr(slash + 1);
-  }
-  const std::string_view method = ctx.req.method;
-  std::string action;
-  const char* allow = nullptr;
-  if (rest.empty()) {
-    if (method == "GET")
-      action = "keys.list";
-    else if (method == "POST")
-      action = "keys.create";
-    else
-      allow = "GET, POST, OPTIONS";
-  } else if (sub.empty() && !prefix.empty()) {
-    if (method == "GET")
-      action = "keys.get";
-    else if (method == "PATCH")
-      action = "keys.update";
-    else if (method == "DELETE")
-      action = "keys.revoke";
-    else
-      allow = "GET, PATCH, DELETE, OPTIONS";
-  } else if (sub == "rotate" && !prefix.empty()) {
-    if (method == "POST")
-      action = "keys.rotate";
-    else
-      allow = "POST, OPTIONS";
-  }
-
-  std::string logged_prefix(prefix.substr(0, accounts::kKeyPrefixLength));
-  auto audit = [&] {
-    log::info("admin action", {{"admin", admin_id},
-                               {"action", action.empty() ? std::string_view("none") : action},
-                               {"key_prefix", logged_prefix},
-                               {"status", std::to_string(ctx.res.status)},
-                               {"request_id", ctx.res.request_id}});
-  };
-  if (allow) {
+  AdminCall call{ctx, *options_.key_admin, admin_openapi_json_, prefix,
+                 std::string(prefix.substr(0, accounts::kKeyPrefixLength))};
+  if (operation) {
+    run_admin(call, *operation);
+  } else if (!allow.empty()) {
+    allow += "OPTIONS";
     ctx.res.set_header("Allow", allow);
-    ctx.fail({ErrorCode::MethodNotAllowed, std::string("use ") + allow + " here", {}});
-    return audit();
-  }
-  if (action.empty()) {
+    ctx.fail({ErrorCode::MethodNotAllowed, "use " + allow + " here", {}});
+  } else {
     ctx.fail(not_found("no such path"));
-    return audit();
   }
-
-  accounts::KeyAdmin& admin = *options_.key_admin;
-  json::object body;
-  ApiError error;
-  accounts::KeySettings settings;
-  std::optional<int64_t> grace_s;
-  const bool with_body =
-      action == "keys.create" || action == "keys.update" || action == "keys.rotate";
-  if (with_body) {
-    const std::initializer_list<std::string_view> allowed_create = {
-        "plan", "label", "rate_per_minute", "monthly_quota", "webhook_url"};
-    const std::initializer_list<std::string_view> allowed_rotate = {"grace"};
-    if (!parse_object(ctx.req, body, error) ||
-        !read_settings(body, action == "keys.rotate" ? allowed_rotate : allowed_create, settings,
-                       grace_s, error)) {
-      ctx.fail(error);
-      return audit();
-    }
-  }
-
-  std::string result;
-  JsonWriter w(result);
-  bool changed = false;
-  try {
-    if (action == "keys.list") {
-      w.begin_object().key("items").begin_array();
-      for (const auto& v : admin.list()) write_view(w, v);
-      w.end_array().end_object();
-    } else if (action == "keys.get") {
-      write_view(w, admin.get(prefix));
-    } else if (action == "keys.create") {
-      const accounts::CreatedKey created = admin.create(settings);
-      logged_prefix = created.view.prefix;
-      w.begin_object().field("key", created.key);
-      if (!created.webhook_secret.empty()) w.field("webhook_secret", created.webhook_secret);
-      w.key("item");
-      write_view(w, created.view);
-      w.end_object();
-      changed = true;
-    } else if (action == "keys.update") {
-      const accounts::UpdatedKey updated = admin.update(prefix, settings);
-      w.begin_object();
-      if (!updated.webhook_secret.empty()) w.field("webhook_secret", updated.webhook_secret);
-      w.key("item");
-      write_view(w, updated.view);
-      w.end_object();
-      changed = true;
-    } else if (action == "keys.rotate") {
-      const accounts::RotatedKey rotated =
-          admin.rotate(prefix, grace_s.value_or(accounts::kDefaultRotationGraceS));
-      w.begin_object().field("key", rotated.key);
-      write_time(w, "previous_secret_expires_at", rotated.previous_expires_epoch_s);
-      w.key("item");
-      write_view(w, rotated.view);
-      w.end_object();
-      changed = true;
-    } else if (action == "keys.revoke") {
-      const store::RevokeOutcome outcome = admin.revoke(prefix);
-      if (outcome == store::RevokeOutcome::NotFound)
-        throw accounts::KeyNotFound("no key with prefix '" + std::string(prefix) + "'");
-      w.begin_object().field("prefix", prefix);
-      w.field("already_revoked", outcome == store::RevokeOutcome::AlreadyRevoked).end_object();
-      changed = outcome == store::RevokeOutcome::Revoked;
-    }
-  } catch (const accounts::KeyRequestError& e) {
-    ctx.fail(validation_error(e.field(), e.what()));
-    return audit();
-  } catch (const accounts::UnknownPlan& e) {
-    ctx.fail(validation_error("plan", e.what()));
-    return audit();
-  } catch (const accounts::KeyNotFound& e) {
-    ctx.fail(not_found(e.what()));
-    return audit();
-  } catch (const accounts::KeyRevoked& e) {
-    ctx.fail({ErrorCode::Conflict, e.what(), {}});
-    return audit();
-  }
-  if (changed) access_.keys_changed();
-  ctx.ok_result(result);
-  if (action == "keys.create") ctx.res.status = 201;
-  audit();
+  if (call.keys_changed) access_.keys_changed();
+  log::info("admin action", {{"admin", admin_token_id_},
+                             {"action", operation ? operation->action : "none"},
+                             {"key_prefix", call.logged_prefix},
+                             {"status", std::to_string(ctx.res.status)},
+                             {"request_id", ctx.res.request_id}});
 }
 
 }  // namespace toolcalc::api

@@ -3,8 +3,10 @@
 // tool and status class, and request durations by kind of endpoint. Counting one request
 // is a few relaxed atomic adds on the calling thread's own cache lines (core/metrics.hpp):
 // no lock, no allocation.
+#include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "api/routes.hpp"
 #include "catalog/registry.hpp"
@@ -29,6 +31,11 @@ class RequestMetrics {
   size_t row(RouteKind kind, const catalog::RegisteredTool* tool) const;
 
   const catalog::Registry& registry_;
+  // The routes about one tool, in the endpoint table's order, and each kind's place among
+  // them (kNoSlot: not one).
+  static constexpr uint8_t kNoSlot = 0xff;
+  std::vector<RouteKind> tool_routes_;
+  std::array<uint8_t, static_cast<size_t>(RouteKind::Count)> tool_slot_;
   metrics::Cells requests_;        // row × status class (1xx … 5xx)
   metrics::Histograms durations_;  // by DurationKind
 };

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "api/endpoints.hpp"
 #include "api/limits.hpp"
 #include "api/static_assets.hpp"
 
@@ -140,66 +141,11 @@ Route match_route(std::string_view target, std::string_view base_path) {
 }
 
 std::string_view route_name(RouteKind kind) {
-  switch (kind) {
-    case RouteKind::NotFound:
-      return "not_found";
-    case RouteKind::Execute:
-      return "execute";
-    case RouteKind::Schema:
-      return "schema";
-    case RouteKind::Sweep:
-      return "sweep";
-    case RouteKind::Tolerance:
-      return "tolerance";
-    case RouteKind::Solve:
-      return "solve";
-    case RouteKind::Tools:
-      return "tools";
-    case RouteKind::ToolBySlug:
-      return "tool";
-    case RouteKind::Domains:
-      return "domains";
-    case RouteKind::Me:
-      return "me";
-    case RouteKind::Usage:
-      return "usage";
-    case RouteKind::Health:
-      return "health";
-    case RouteKind::Ready:
-      return "ready";
-    case RouteKind::OpenApi:
-      return "openapi";
-    case RouteKind::Mcp:
-      return "mcp";
-    case RouteKind::Asset:
-      return "playground";
-    case RouteKind::LlmsTxt:
-      return "llms_txt";
-    case RouteKind::Admin:
-      return "admin";
-    case RouteKind::Metrics:
-      return "metrics";
-  }
-  return "not_found";
+  return endpoint(kind).name;
 }
 
 std::string_view allowed_methods(RouteKind kind) {
-  switch (kind) {
-    case RouteKind::Execute:
-    case RouteKind::Sweep:
-    case RouteKind::Tolerance:
-    case RouteKind::Solve:
-    case RouteKind::Mcp:
-      return "POST, OPTIONS";
-    case RouteKind::Asset:
-      return "GET, HEAD, OPTIONS";
-    case RouteKind::Admin:
-      return "GET, POST, PATCH, DELETE, OPTIONS";
-    case RouteKind::NotFound:
-      return "";
-    default:
-      return "GET, OPTIONS";
-  }
+  return endpoint(kind).methods;
 }
 
 }  // namespace toolcalc::api

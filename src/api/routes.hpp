@@ -1,5 +1,6 @@
 #pragma once
-// Path matching for the endpoints of spec §4, under a configurable base path.
+// Path matching for the endpoints of spec §4, under a configurable base path. What each
+// kind of route is (its name, methods, callers, counting, handler): api/endpoints.hpp.
 #include <string>
 #include <string_view>
 
@@ -24,10 +25,11 @@ enum class RouteKind {
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
   LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
   Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
-  Metrics,     // /metrics (Prometheus), under the base path too; stays last (kKindRows)
+  Metrics,     // /metrics (Prometheus), also under the base path
+  Count,       // not a route: the number of kinds, each with its row in api/endpoints.cpp
 };
 
-// The route's name in metrics labels ("execute", "tools", …).
+// The route's name in metrics labels ("execute", "tools", …): its row's.
 std::string_view route_name(RouteKind kind);
 
 struct Route {
@@ -44,14 +46,7 @@ std::string name_pattern();
 // `target` is the request target (origin-form). `base_path` is "" or e.g. "/api".
 Route match_route(std::string_view target, std::string_view base_path);
 
-// Routes about one tool: /v1/{domain}/{slug} and its sub-resources.
-inline bool is_tool_route(RouteKind kind) {
-  return kind == RouteKind::Execute || kind == RouteKind::Schema || kind == RouteKind::Sweep ||
-         kind == RouteKind::Tolerance || kind == RouteKind::Solve;
-}
-
-// The methods a route answers, for 405's Allow header: "GET, OPTIONS", "POST, OPTIONS",
-// for the playground's files "GET, HEAD, OPTIONS", for the admin API every method it uses.
+// The methods a route answers, for 405's Allow header ("GET, OPTIONS", …): its row's.
 std::string_view allowed_methods(RouteKind kind);
 
 }  // namespace toolcalc::api

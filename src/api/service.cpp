@@ -9,6 +9,7 @@
 #include "accounts/api_key.hpp"
 #include "accounts/rate_window.hpp"
 #include "accounts/utc_month.hpp"
+#include "api/endpoints.hpp"
 #include "api/envelope.hpp"
 #include "api/execute.hpp"
 #include "api/limits.hpp"
@@ -134,8 +135,7 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   if (ctx.route.kind == RouteKind::Admin && !admin_enabled()) ctx.route.kind = RouteKind::NotFound;
   bool answered = false;
   run_or_answer_failure(ctx, [&] {
-    answered = (!local_hosts_.empty() && refuse_foreign_host(ctx)) || answer_uncounted(ctx) ||
-               answer_admin(ctx);
+    answered = (!local_hosts_.empty() && refuse_foreign_host(ctx)) || answer_uncounted(ctx);
   });
   if (answered) {  // counted nothing: ends now
     res.uncounted = true;
@@ -331,16 +331,13 @@ void Service::send(Context& ctx, bool durable) {
 // store's next background flush (GET /v1/usage adds what is still in memory).
 void Service::record_tool_usage(Context& ctx) {
   if (ctx.auth_status != accounts::AuthStatus::Ok || ctx.caller.anonymous) return;
-  const RouteKind kind = ctx.route.kind;
-  int status = 0;
-  if (kind == RouteKind::Execute || kind == RouteKind::Sweep || kind == RouteKind::Tolerance ||
-      kind == RouteKind::Solve)
-    status = ctx.res.status;
-  else if (kind == RouteKind::Mcp)
-    status = ctx.store_unavailable ? ctx.res.status : ctx.tool_status;
+  const Endpoint& e = endpoint(ctx.route.kind);
+  // The endpoints that run tools: those about one tool by their status, MCP by its call's.
+  if (e.counting != Counting::Execution && e.counting != Counting::Units) return;
+  const int status = e.tool_route || ctx.store_unavailable ? ctx.res.status : ctx.tool_status;
   if (status == 0) return;
   const catalog::ToolDescriptor* tool = ctx.tool;
-  if (!tool && kind != RouteKind::Mcp) {
+  if (!tool && e.tool_route) {
     // Refused before dispatch looked the tool up (429 RATE_LIMITED, 503).
     if (const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug))
       tool = &registered->tool.descriptor;
@@ -453,40 +450,30 @@ ApiError unknown_tool(const catalog::Registry& registry, std::string_view domain
 
 }  // namespace
 
-// CORS preflight, liveness, readiness, metrics, the playground's files and llms.txt:
-// answered before the caller is identified, never limited or counted (they carry the
-// anonymous window's headers).
+// CORS preflight and the endpoints never counted (liveness, readiness, metrics, the
+// playground's files, llms.txt, the admin API): answered before the caller is identified,
+// never limited or counted (they carry the anonymous window's headers).
 bool Service::answer_uncounted(Context& ctx) {
   const Request& req = ctx.req;
-  const RouteKind kind = ctx.route.kind;
-  if (req.method != "OPTIONS" && kind != RouteKind::Health && kind != RouteKind::Asset &&
-      kind != RouteKind::Ready && kind != RouteKind::Metrics && kind != RouteKind::LlmsTxt)
-    return false;
+  const Endpoint& e = endpoint(ctx.route.kind);
+  const bool preflight = req.method == "OPTIONS";
+  if (!preflight && e.counting != Counting::NotCounted) return false;
   show_ip_window(ctx);
-  if (kind == RouteKind::NotFound) {
+  if (e.kind == RouteKind::NotFound) {
     ctx.fail(not_found("no such path"));
-  } else if (req.method == "OPTIONS") {
+  } else if (preflight) {
     ctx.res.status = 204;
-    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-    ctx.res.set_header("Access-Control-Allow-Methods", std::string(allowed_methods(kind)));
-    ctx.res.set_header("Access-Control-Allow-Headers",
-                       kind == RouteKind::Mcp
-                           ? "Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id"
-                           : "Authorization, Content-Type");
+    ctx.res.set_header("Allow", std::string(e.methods));
+    ctx.res.set_header("Access-Control-Allow-Methods", std::string(e.methods));
+    ctx.res.set_header("Access-Control-Allow-Headers", std::string(e.preflight_headers));
     ctx.res.set_header("Access-Control-Max-Age", "86400");
-  } else if (kind == RouteKind::Asset) {
-    asset(ctx);
-  } else if (req.method != "GET") {
-    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
-    ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this endpoint", {}});
-  } else if (kind == RouteKind::Ready) {
-    ready(ctx);
-  } else if (kind == RouteKind::Metrics) {
-    prometheus_metrics(ctx);
-  } else if (kind == RouteKind::LlmsTxt) {
-    llms_txt(ctx);
+  } else if (!accepts(e.method, req.method)) {
+    ctx.res.set_header("Allow", std::string(e.methods));
+    ctx.fail({ErrorCode::MethodNotAllowed,
+              e.method == Method::GetOrHead ? "use GET for this page" : "use GET for this endpoint",
+              {}});
   } else {
-    health(ctx);
+    (this->*e.handler)(ctx);
   }
   return true;
 }
@@ -509,13 +496,12 @@ void Service::identify_caller(Context& ctx) {
   ctx.auth_status = auth.status;
   // An execution takes its quota unit in the same step when the store prefers it (one
   // round trip to a shared store); run_tool uses it after validation.
-  ctx.for_execution = ctx.route.kind == RouteKind::Execute && req.method == "POST" &&
-                      auth.status == accounts::AuthStatus::Ok;
+  ctx.for_execution = endpoint(ctx.route.kind).counting == Counting::Execution &&
+                      req.method == "POST" && auth.status == accounts::AuthStatus::Ok;
 }
 
 void Service::dispatch(Context& ctx) {
   const Request& req = ctx.req;
-  const RouteKind kind = ctx.route.kind;
   if (!ctx.rate.allowed) {
     ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, ctx.rate.retry_after_s)));
     return ctx.fail({ErrorCode::RateLimited,
@@ -530,59 +516,30 @@ void Service::dispatch(Context& ctx) {
     return ctx.fail({ErrorCode::Unauthorized, "invalid API key", {}});
   }
 
-  if (kind == RouteKind::NotFound) return ctx.fail(not_found("no such path"));
-  if (is_tool_route(kind)) {
+  const Endpoint& e = endpoint(ctx.route.kind);
+  if (e.tool_route) {
     // An unknown tool is 404 whatever the method; a known one labels every response.
     const auto* registered = registry_.find(ctx.route.domain, ctx.route.slug);
     if (!registered) return ctx.fail(unknown_tool(registry_, ctx.route.domain, ctx.route.slug));
     ctx.registered = registered;
     ctx.tool = &registered->tool.descriptor;
   }
-  const bool wants_post = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
-                          kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
-                          kind == RouteKind::Mcp;
-  if (req.method != (wants_post ? std::string_view("POST") : std::string_view("GET"))) {
-    ctx.res.set_header("Allow", std::string(allowed_methods(kind)));
+  if (!accepts(e.method, req.method)) {
+    const bool post = e.method == Method::Post;
+    ctx.res.set_header("Allow", std::string(e.methods));
     return ctx.fail({ErrorCode::MethodNotAllowed,
-                     std::string("use ") + (wants_post ? "POST" : "GET") + " for this endpoint",
+                     std::string("use ") + (post ? "POST" : "GET") + " for this endpoint",
                      {}});
   }
-  const bool needs_key = kind == RouteKind::Execute || kind == RouteKind::Sweep ||
-                         kind == RouteKind::Tolerance || kind == RouteKind::Solve ||
-                         kind == RouteKind::Me || kind == RouteKind::Usage;
-  if (needs_key && ctx.auth_status == accounts::AuthStatus::Missing) {
+  if (e.callers == Callers::Key && ctx.auth_status == accounts::AuthStatus::Missing) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
+  (this->*e.handler)(ctx);
+}
 
-  switch (kind) {
-    case RouteKind::Execute:
-      return execute(ctx);
-    case RouteKind::Sweep:
-      return sweep(ctx);
-    case RouteKind::Tolerance:
-      return tolerance(ctx);
-    case RouteKind::Solve:
-      return solve(ctx);
-    case RouteKind::Schema:
-      return schema(ctx);
-    case RouteKind::Tools:
-      return tools(ctx);
-    case RouteKind::ToolBySlug:
-      return tool_by_slug(ctx);
-    case RouteKind::Domains:
-      return domains(ctx);
-    case RouteKind::Me:
-      return me(ctx);
-    case RouteKind::Usage:
-      return usage(ctx);
-    case RouteKind::OpenApi:
-      return openapi(ctx);
-    case RouteKind::Mcp:
-      return mcp_endpoint(ctx);
-    default:
-      return ctx.fail(not_found("no such path"));
-  }
+void Service::no_such_path(Context& ctx) {
+  ctx.fail(not_found("no such path"));
 }
 
 bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
@@ -745,15 +702,11 @@ void Service::openapi(Context& ctx) {
   ctx.res.body_prefix = openapi_json_;
 }
 
-// The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body),
-// 304 when the client's copy is current.
+// The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body; its
+// row's method), 304 when the client's copy is current.
 void Service::asset(Context& ctx) {
   const StaticAsset* a = assets_.find(ctx.route.slug);
   if (!a) return ctx.fail(not_found("no such path"));
-  if (ctx.req.method != "GET" && ctx.req.method != "HEAD") {
-    ctx.res.set_header("Allow", std::string(allowed_methods(RouteKind::Asset)));
-    return ctx.fail({ErrorCode::MethodNotAllowed, "use GET for this page", {}});
-  }
   ctx.revalidate = true;
   ctx.res.set_header("ETag", a->etag);
   ctx.res.set_header("Content-Security-Policy", std::string(kPlaygroundCsp));

@@ -109,6 +109,7 @@ class Service {
   void serve_same_origin_only(std::vector<std::string> hosts);
 
  private:
+  friend struct EndpointRows;  // api/endpoints.cpp: the handlers of the endpoint table
   using Context = ServiceContext;
   // The pipeline (service.cpp): the steps every request goes through, in order.
   bool refuse_foreign_host(Context& ctx);  // development mode only; true: answered 403
@@ -138,7 +139,10 @@ class Service {
   void add_response_headers(Context& ctx);
   void log_access(const Context& ctx, int64_t elapsed_ns);
 
+  // The rate step's checks, then the endpoint's handler (api/endpoints.hpp).
   void dispatch(Context& ctx);
+  // The handlers, one per row of the endpoint table.
+  void no_such_path(Context& ctx);
   void execute(Context& ctx);
   void schema(Context& ctx);
   void tools(Context& ctx);
@@ -161,10 +165,9 @@ class Service {
   void asset(Context& ctx);      // the playground's files
   void llms_txt(Context& ctx);   // GET /llms.txt
 
-  // The admin API (api/admin.cpp): true when the request was one of its paths, answered.
+  // The admin API (api/admin.cpp): the admin token's check, then the operation's row.
   bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
-  bool answer_admin(Context& ctx);
-  void admin_keys(Context& ctx, std::string_view admin_id);
+  void admin(Context& ctx);
 
   // The one execution path of REST execute and MCP tools/call: validate `body` (400),
   // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After

@@ -43,10 +43,11 @@ struct ServiceContext {
   // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
   // and not yet used by run_tool; Service::end_request releases it when the request ends early.
   std::optional<accounts::QuotaReservation> early_quota;
-  // Execute, sweep and schema: the tool, found once by dispatch.
+  // The routes about one tool (api/endpoints.hpp): the tool, found once by dispatch.
   const catalog::RegisteredTool* registered = nullptr;
-  // Set by Service::identify_caller: how the key checked out, and whether the rate step also
-  // reserves the execution's quota unit (AccessControl::take_rate_unit_for_execution).
+  // Set by Service::identify_caller: how the key checked out, and whether the rate step
+  // also reserves the execution's quota unit (the endpoint counts as an execution:
+  // AccessControl::take_rate_unit_for_execution).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
   // The quota units this request counted (recorded by the AccessControl while the

@@ -227,6 +227,32 @@ def test_refusals(admin_server):
     err(a.call("POST", f"/keys/{prefix}/rotate"), 409, "CONFLICT")
 
 
+def test_every_path_answers_its_methods_and_is_audited(admin_server):
+    """Each admin path answers the methods of its operations; any other is 405 naming them,
+    a path it does not have is 404 (a trailing slash included), and every request past the
+    token writes its audit line, with the action `none` when there was no operation."""
+    a = Admin(admin_server)
+    prefix = a.ok("POST", "/keys", {"plan": "big"}, status=201)["item"]["prefix"]
+    before = len(admin_server.stderr_lines)
+    for method, path, allow in [("PUT", "/keys", "GET, POST, OPTIONS"),
+                                ("POST", f"/keys/{prefix}", "GET, PATCH, DELETE, OPTIONS"),
+                                ("GET", f"/keys/{prefix}/rotate", "POST, OPTIONS"),
+                                ("POST", "/openapi.json", "GET, OPTIONS")]:
+        r = a.call(method, path)
+        assert r.status_code == 405, (method, path, r.text)
+        assert r.json()["error"]["code"] == "METHOD_NOT_ALLOWED"
+        assert r.headers["Allow"] == allow, (method, path)
+    for path in ["/keys/", f"/keys/{prefix}/", f"/keys/{prefix}/rotate/x", "/keys//rotate",
+                 "/nothing"]:
+        r = a.call("GET", path)
+        assert r.status_code == 404, (path, r.text)
+        assert r.json()["error"]["code"] == "NOT_FOUND"
+    actions = [(r["action"], r["key_prefix"], r["status"])
+               for r in audit_lines(admin_server, before)]
+    assert actions == [("none", "", "405"), ("none", prefix, "405"), ("none", prefix, "405"),
+                       ("none", "", "405")] + [("none", "", "404")] * 5
+
+
 def test_own_openapi_document(admin_server):
     a = Admin(admin_server)
     r = a.call("GET", "/openapi.json")
