@@ -7,20 +7,15 @@
 namespace toolcalc::api::analysis_schema {
 
 using catalog::InputDescriptor;
-using catalog::InputType;
 using catalog::OutputType;
 using catalog::ToolDescriptor;
 
 namespace {
 
-bool is_numeric(const InputDescriptor& in) {
-  return in.type == InputType::Number || in.type == InputType::Integer;
-}
-
 void numeric_input_enum(JsonWriter& w, const ToolDescriptor& t) {
   w.key("enum").begin_array();
   for (const auto& in : t.inputs)
-    if (is_numeric(in)) w.string(in.key);
+    if (in.is_numeric()) w.string(in.key);
   w.end_array();
 }
 
@@ -406,7 +401,7 @@ void write_components(JsonWriter& w) {
 
 bool has_tolerance(const ToolDescriptor& tool) {
   for (const auto& in : tool.inputs)
-    if (is_numeric(in)) return true;
+    if (in.is_numeric()) return true;
   return false;
 }
 
@@ -435,7 +430,7 @@ void write_tolerance_request(JsonWriter& w, const ToolDescriptor& t) {
   w.field("description", "The toleranced inputs (1 to 12 of the numeric ones) and their ranges.");
   w.field("additionalProperties", false).key("properties").begin_object();
   for (const auto& in : t.inputs) {
-    if (!is_numeric(in)) continue;
+    if (!in.is_numeric()) continue;
     w.key(in.key);
     write_piece(w, Piece::ToleranceRange, refs);
   }
@@ -479,7 +474,7 @@ void write_solve_request(JsonWriter& w, const ToolDescriptor& t) {
   const auto any = [&](std::string_view key) { w.key(key).begin_object().end_object(); };
   w.key("allOf").begin_array();
   for (const auto& varied : t.inputs) {
-    if (!is_numeric(varied)) continue;
+    if (!varied.is_numeric()) continue;
     std::vector<const InputDescriptor*> required;
     for (const auto& in : t.inputs)
       if (&in != &varied && in.required) required.push_back(&in);

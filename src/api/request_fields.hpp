@@ -68,15 +68,11 @@ inline std::string text(double v) {
   return s;
 }
 
-inline bool is_numeric(const catalog::InputDescriptor& in) {
-  return in.type == catalog::InputType::Number || in.type == catalog::InputType::Integer;
-}
-
 // "a, b, c": the tool's number and integer inputs.
 inline std::string numeric_input_keys(const catalog::ToolDescriptor& tool) {
   std::string s;
   for (const auto& in : tool.inputs) {
-    if (!is_numeric(in)) continue;
+    if (!in.is_numeric()) continue;
     if (!s.empty()) s += ", ";
     s += in.key;
   }

@@ -21,7 +21,7 @@ bool parse_vary(const catalog::ToolDescriptor& tool, const BodyMember* vary, siz
   }
   if (vary->kind == BodyMember::Kind::String)
     for (size_t i = 0; i < tool.inputs.size(); ++i)
-      if (tool.inputs[i].key == vary->text && fields::is_numeric(tool.inputs[i])) {
+      if (tool.inputs[i].key == vary->text && tool.inputs[i].is_numeric()) {
         index = i;
         return true;
       }

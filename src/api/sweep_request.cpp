@@ -30,14 +30,10 @@ const BodyMember* find(const std::vector<BodyMember>& members, std::string_view 
   return nullptr;
 }
 
-bool is_numeric(const InputDescriptor& in) {
-  return in.type == InputType::Number || in.type == InputType::Integer;
-}
-
 std::string numeric_keys(const catalog::ToolDescriptor& tool) {
   std::string s;
   for (const auto& in : tool.inputs) {
-    if (!is_numeric(in)) continue;
+    if (!in.is_numeric()) continue;
     if (!s.empty()) s += ", ";
     s += in.key;
   }
@@ -126,7 +122,7 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
   const InputDescriptor* input = nullptr;
   if (key->kind == BodyMember::Kind::String)
     for (const auto& in : tool.inputs)
-      if (in.key == key->text && is_numeric(in)) input = &in;
+      if (in.key == key->text && in.is_numeric()) input = &in;
   if (input == nullptr) {
     std::string msg =
         key->kind == BodyMember::Kind::String

@@ -82,7 +82,7 @@ bool parse_tolerance(const catalog::ToolDescriptor& tool, const BodyMember& m,
     return false;
   }
   const InputDescriptor& in = tool.inputs[index];
-  if (!fields::is_numeric(in)) {
+  if (!in.is_numeric()) {
     error = validation_error(
         field, m.key + " is " +
                    (in.type == catalog::InputType::Enum ? "a choice" : "a true/false") +
