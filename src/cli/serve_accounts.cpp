@@ -19,13 +19,13 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
     const store::RedisOptions o = redis_options(config);
     return std::make_unique<accounts::SharedAccounts>(
         store::open_redis_store(o), store::open_redis_counters(o), config.plans, clock, refresh,
-        std::chrono::milliseconds(config.usage_flush_interval_ms),
+        std::chrono::milliseconds(config.flush_interval_ms),
         store::open_usage_ledger(config.data_dir, new_store),
         std::chrono::milliseconds(config.ship_interval_ms));
   }
   auto embedded = std::make_unique<accounts::Accounts>(
       store::open_sqlite_store_for_serving(config.data_dir, new_store), config.plans, clock,
-      std::chrono::milliseconds(config.usage_flush_interval_ms), refresh);
+      std::chrono::milliseconds(config.flush_interval_ms), refresh);
   embedded->acknowledge_after_commit(config.acknowledge_after_commit);
   return embedded;
 }
