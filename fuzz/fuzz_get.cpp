@@ -103,7 +103,7 @@ Fixture& fixture() {
         fx->clock,
         accounts::AccountsOptions{.store = std::move(store),
                                   .plans = fx->plans,
-                                  .usage_flush_interval = std::chrono::milliseconds(1000),
+                                  .flush_interval = std::chrono::milliseconds(1000),
                                   .key_refresh_interval = std::chrono::milliseconds(1000)});
     // not started: no background thread
 

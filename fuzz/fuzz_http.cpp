@@ -105,7 +105,7 @@ Fixture& fixture() {
         fx->clock,
         accounts::AccountsOptions{.store = std::move(store),
                                   .plans = plans,
-                                  .usage_flush_interval = std::chrono::milliseconds(1000),
+                                  .flush_interval = std::chrono::milliseconds(1000),
                                   .key_refresh_interval = std::chrono::milliseconds(1000)});
     // not started: no background thread
 

@@ -36,7 +36,7 @@ BenchEnv::BenchEnv() {
   accounts = std::make_unique<accounts::Accounts>(
       clock, accounts::AccountsOptions{.store = store::open_sqlite_store(data_dir),
                                        .plans = plans,
-                                       .usage_flush_interval = std::chrono::milliseconds(1000),
+                                       .flush_interval = std::chrono::milliseconds(1000),
                                        .key_refresh_interval = std::chrono::milliseconds(1000)});
   accounts->start();  // background refresh and usage flush, as in `serve`
   authorization = "Bearer " + key;

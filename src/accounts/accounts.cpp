@@ -15,7 +15,7 @@ Accounts::Accounts(const Clock& clock, AccountsOptions options)
     : store_(std::move(options.store)),
       plans_(std::move(options.plans)),
       clock_(clock),
-      flush_interval_(options.usage_flush_interval),
+      flush_interval_(options.flush_interval),
       refresh_interval_(options.key_refresh_interval),
       keys_(*store_, plans_, clock),
       rates_(clock),

@@ -34,7 +34,7 @@ struct AccountsOptions {
   std::vector<Plan> plans;
   // How often the usage no response waits for and the usage history are written, and the
   // store checkpointed (start()).
-  std::chrono::milliseconds usage_flush_interval{1000};
+  std::chrono::milliseconds flush_interval{1000};
   // How often the store's key generation is polled (start()).
   std::chrono::milliseconds key_refresh_interval{1000};
 };
@@ -51,7 +51,7 @@ class Accounts final : public AccessControl {
   // Starts the committer thread, which commits the counts that responses wait for when
   // their server thread cannot (commit_here), and the background thread: every
   // key_refresh_interval it reloads the keys if the store's key generation moved and
-  // forgets ended rate windows; every usage_flush_interval it writes the usage deltas no
+  // forgets ended rate windows; every flush_interval it writes the usage deltas no
   // response waits for (units given back) and the usage history, and checkpoints the
   // store (AccountStore::checkpoint: what a power loss can no longer take). Calling it
   // again does nothing.

@@ -64,14 +64,14 @@ SharedAccounts::SharedAccounts(const Clock& clock, SharedAccountsOptions options
       plans_(std::move(options.plans)),
       clock_(clock),
       refresh_interval_(options.key_refresh_interval),
-      flush_interval_(options.history_flush_interval),
+      flush_interval_(options.flush_interval),
       keys_(*store_, plans_, clock_) {
   keys_.refresh(true);
   if (!options.ledger) return;
   shipper_ = std::make_unique<LedgerShipper>(
       std::move(options.ledger), *counters_, clock_,
       LedgerShipperOptions{.ship_interval = options.ship_interval,
-                           .flush_interval = options.history_flush_interval});
+                           .flush_interval = options.flush_interval});
   counters_->lease_units(true);
 }
 

@@ -46,7 +46,7 @@ struct SharedAccountsOptions {
   std::chrono::milliseconds key_refresh_interval{1000};
   // How often the usage history counted in memory is written, and the ledger writes
   // given-back units and checkpoints.
-  std::chrono::milliseconds history_flush_interval{1000};
+  std::chrono::milliseconds flush_interval{1000};
   // This instance's usage ledger. Without one no unit is leased: every one is counted in
   // Redis.
   std::unique_ptr<store::UsageLedger> ledger = nullptr;

@@ -74,10 +74,6 @@ const std::string& Evaluator::text(size_t output) const {
   return std::get<std::string>(std::get<catalog::Outputs>(last()).value_at(outputs_[output].slot));
 }
 
-bool is_numeric(const catalog::InputDescriptor& in) {
-  return in.type == catalog::InputType::Number || in.type == catalog::InputType::Integer;
-}
-
 std::vector<size_t> numeric_outputs(const catalog::ToolDescriptor& tool) {
   std::vector<size_t> v;
   for (size_t i = 0; i < tool.outputs.size(); ++i)

@@ -64,8 +64,7 @@ class Evaluator {
   size_t locate(const catalog::Outputs& outputs, size_t i);
 };
 
-// Descriptor indices of the number/integer inputs and of the number/string outputs.
-bool is_numeric(const catalog::InputDescriptor& in);
+// Descriptor indices of the number outputs and of the string outputs.
 std::vector<size_t> numeric_outputs(const catalog::ToolDescriptor& tool);
 std::vector<size_t> text_outputs(const catalog::ToolDescriptor& tool);
 

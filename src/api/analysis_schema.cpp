@@ -8,7 +8,6 @@
 namespace toolcalc::api::analysis_schema {
 
 using catalog::InputDescriptor;
-using catalog::InputType;
 using catalog::OutputType;
 using catalog::ToolDescriptor;
 
@@ -22,14 +21,10 @@ std::string grouped(int64_t n) {
   return digits;
 }
 
-bool is_numeric(const InputDescriptor& in) {
-  return in.type == InputType::Number || in.type == InputType::Integer;
-}
-
 void numeric_input_enum(JsonWriter& w, const ToolDescriptor& t) {
   w.key("enum").begin_array();
   for (const auto& in : t.inputs)
-    if (is_numeric(in)) w.string(in.key);
+    if (in.is_numeric()) w.string(in.key);
   w.end_array();
 }
 
@@ -416,7 +411,7 @@ void write_components(JsonWriter& w) {
 
 bool has_tolerance(const ToolDescriptor& tool) {
   for (const auto& in : tool.inputs)
-    if (is_numeric(in)) return true;
+    if (in.is_numeric()) return true;
   return false;
 }
 
@@ -446,7 +441,7 @@ void write_tolerance_request(JsonWriter& w, const ToolDescriptor& t) {
                              " of the numeric ones) and their ranges.");
   w.field("additionalProperties", false).key("properties").begin_object();
   for (const auto& in : t.inputs) {
-    if (!is_numeric(in)) continue;
+    if (!in.is_numeric()) continue;
     w.key(in.key);
     write_piece(w, Piece::ToleranceRange, refs);
   }
@@ -490,7 +485,7 @@ void write_solve_request(JsonWriter& w, const ToolDescriptor& t) {
   const auto any = [&](std::string_view key) { w.key(key).begin_object().end_object(); };
   w.key("allOf").begin_array();
   for (const auto& varied : t.inputs) {
-    if (!is_numeric(varied)) continue;
+    if (!varied.is_numeric()) continue;
     std::vector<const InputDescriptor*> required;
     for (const auto& in : t.inputs)
       if (&in != &varied && in.required) required.push_back(&in);

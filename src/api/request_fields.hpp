@@ -1,14 +1,17 @@
 #pragma once
-// Small readers of parsed body members shared by the analysis request parsers
-// (tolerance_request, solve_request): finding a member, reading a JSON number, and the
-// texts their messages are written with.
+// The pieces the request parsers of the sweep, tolerance and solve endpoints share
+// (sweep_request, tolerance_request, solve_request): reading the body and its members, the
+// `inputs` object, the input or output a member names, and the words of their refusals, so
+// that the three answer alike.
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "catalog/descriptor.hpp"
 #include "catalog/json_body.hpp"
+#include "catalog/validate.hpp"
 #include "core/api_error.hpp"
 #include "core/decimal.hpp"
 
@@ -38,6 +41,24 @@ inline bool number_of(const catalog::BodyMember& m, double& out) {
   }
 }
 
+inline std::string text(double v) {
+  std::string s;
+  append_shortest(s, v);
+  return s;
+}
+
+// "<field> is required: <what>".
+inline ApiError missing(const std::string& field, std::string_view what) {
+  return validation_error(field, field + " is required: " + std::string(what));
+}
+
+// "<field> must be an object<detail>, got <kind>".
+inline ApiError not_an_object(const std::string& field, const catalog::BodyMember& m,
+                              std::string_view detail = "") {
+  return validation_error(field, field + " must be an object" + std::string(detail) + ", got " +
+                                     catalog::kind_name(m.kind));
+}
+
 // "must be a number, got a string (send numbers without quotes)"-style refusals.
 inline ApiError not_a_number(const std::string& field, const catalog::BodyMember& m,
                              std::string_view expected = "a number") {
@@ -62,52 +83,49 @@ inline bool finite_number(const catalog::BodyMember& m, const std::string& field
   return true;
 }
 
-inline std::string text(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
-inline bool is_numeric(const catalog::InputDescriptor& in) {
-  return in.type == catalog::InputType::Number || in.type == catalog::InputType::Integer;
-}
-
 // "a, b, c": the tool's number and integer inputs.
-inline std::string numeric_input_keys(const catalog::ToolDescriptor& tool) {
-  std::string s;
-  for (const auto& in : tool.inputs) {
-    if (!is_numeric(in)) continue;
-    if (!s.empty()) s += ", ";
-    s += in.key;
-  }
-  return s;
-}
+std::string numeric_input_keys(const catalog::ToolDescriptor& tool);
 
 // "a, b": the tool's number outputs.
-inline std::string numeric_output_keys(const catalog::ToolDescriptor& tool) {
-  std::string s;
-  for (const auto& out : tool.outputs) {
-    if (out.type != catalog::OutputType::Number) continue;
-    if (!s.empty()) s += ", ";
-    s += out.key;
-  }
-  return s;
-}
+std::string numeric_output_keys(const catalog::ToolDescriptor& tool);
 
-// Checks that every member of `object` (named `prefix`.member) is one of `allowed`.
-inline bool only_members(const catalog::BodyMember& object, const std::string& prefix,
-                         std::initializer_list<std::string_view> allowed, std::string_view list,
-                         ApiError& error) {
-  for (const auto& f : object.fields) {
-    bool known = false;
-    for (const auto a : allowed) known = known || f.key == a;
-    if (known) continue;
-    error =
-        validation_error(prefix + "." + f.key, "unknown member '" + prefix + "." + f.key + "'; " +
-                                                   prefix + " has " + std::string(list));
-    return false;
-  }
-  return true;
-}
+// The first member whose key is not one of `allowed`; nullptr when there is none.
+const catalog::BodyMember* first_unknown(const std::vector<catalog::BodyMember>& members,
+                                         std::initializer_list<std::string_view> allowed);
+
+// Checks that every member of `object` (named `prefix`.member) is one of `allowed`; else
+// "unknown member '<prefix>.<key>'; <prefix> has <list>".
+bool only_members(const catalog::BodyMember& object, const std::string& prefix,
+                  std::initializer_list<std::string_view> allowed, std::string_view list,
+                  ApiError& error);
+
+// A request body parsed (into this thread's buffer, reused across requests: valid until the
+// thread's next call) whose every top-level member is one of `allowed`; else nullptr and the
+// refusal: the parser's, or "unknown member '<key>'; <has>".
+const catalog::ParsedBody* parse_body_of(std::string_view body,
+                                         std::initializer_list<std::string_view> allowed,
+                                         std::string_view has, ApiError& error);
+
+// The body's `inputs` object (none: {}) copied into `out`; else the refusal naming "inputs".
+bool read_inputs(const std::vector<catalog::BodyMember>& members, catalog::ParsedBody& out,
+                 ApiError& error);
+
+// catalog::validate_inputs over the body's inputs, the refusal's field under "inputs.".
+bool validate_body_inputs(const catalog::ParsedBody& inputs, const catalog::ToolDescriptor& tool,
+                          catalog::Inputs& out, ApiError& error);
+
+// The index of the tool's numeric input that `m` names ("vary": "r2_ohm"); else the refusal
+// naming `field`: "<field> is required: the numeric input to <verb> (<keys>)", or "<field>
+// '<text>' is not a numeric input of <slug>" / "<field> must be a string, got <kind>",
+// followed by "; <verb> one of: <keys>".
+bool numeric_input_named(const catalog::ToolDescriptor& tool, const catalog::BodyMember* m,
+                         const std::string& field, std::string_view verb, size_t& index,
+                         ApiError& error);
+
+// The same for the tool's number outputs ("the number output to <verb>", "is not a number
+// output of <slug>").
+bool number_output_named(const catalog::ToolDescriptor& tool, const catalog::BodyMember* m,
+                         const std::string& field, std::string_view verb, size_t& index,
+                         ApiError& error);
 
 }  // namespace toolcalc::api::fields

@@ -4,8 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "catalog/validate.hpp"
-#include "core/decimal.hpp"
+#include "api/request_fields.hpp"
 
 namespace toolcalc::api {
 namespace {
@@ -13,52 +12,12 @@ namespace {
 using catalog::BodyMember;
 using catalog::InputDescriptor;
 using catalog::InputType;
+using fields::find;
+using fields::text;
 
 // Significant digits of the x values: enough for any engineering input, few enough that
 // 0.1 + 2·0.1 reads 0.3 (the value used is the value shown).
 constexpr int kSignificantDigits = 12;
-
-std::string text_of(double v) {
-  std::string s;
-  append_shortest(s, v);
-  return s;
-}
-
-const BodyMember* find(const std::vector<BodyMember>& members, std::string_view key) {
-  for (const auto& m : members)
-    if (m.key == key) return &m;
-  return nullptr;
-}
-
-bool is_numeric(const InputDescriptor& in) {
-  return in.type == InputType::Number || in.type == InputType::Integer;
-}
-
-std::string numeric_keys(const catalog::ToolDescriptor& tool) {
-  std::string s;
-  for (const auto& in : tool.inputs) {
-    if (!is_numeric(in)) continue;
-    if (!s.empty()) s += ", ";
-    s += in.key;
-  }
-  return s;
-}
-
-bool number_of(const BodyMember& m, double& out) {
-  switch (m.kind) {
-    case BodyMember::Kind::Int:
-      out = static_cast<double>(m.int_value);
-      return true;
-    case BodyMember::Kind::Uint:
-      out = static_cast<double>(m.uint_value);
-      return true;
-    case BodyMember::Kind::Double:
-      out = m.double_value;
-      return true;
-    default:
-      return false;
-  }
-}
 
 double round_significant(double v) {
   char buf[40];
@@ -78,30 +37,20 @@ bool check_end(const BodyMember* m, std::string_view name, const InputDescriptor
     error = validation_error(field, field + " is required");
     return false;
   }
-  if (!number_of(*m, value)) {
-    std::string msg = field + " must be a number, got " + catalog::kind_name(m->kind);
-    if (m->kind == BodyMember::Kind::String) msg += " (send numbers without quotes)";
-    error = validation_error(field, msg);
-    return false;
-  }
-  if (!std::isfinite(value)) {
-    error = validation_error(field, field + " must be a finite number");
-    return false;
-  }
+  if (!fields::finite_number(*m, field, value, error)) return false;
   if (in.type == InputType::Integer && value != std::trunc(value)) {
     error = validation_error(field, field + " must be an integer (" + in.key +
-                                        " is an integer input), got " + text_of(value));
+                                        " is an integer input), got " + text(value));
     return false;
   }
-  if (value == 0) value = 0;  // folds -0 into 0
   if (in.min && value < *in.min) {
-    error = validation_error(field, field + " must be at least " + text_of(*in.min) +
-                                        " (the minimum of " + in.key + ")");
+    error = validation_error(
+        field, field + " must be at least " + text(*in.min) + " (the minimum of " + in.key + ")");
     return false;
   }
   if (in.max && value > *in.max) {
     error = validation_error(
-        field, field + " must be at most " + text_of(*in.max) + " (the maximum of " + in.key + ")");
+        field, field + " must be at most " + text(*in.max) + " (the maximum of " + in.key + ")");
     return false;
   }
   return true;
@@ -109,38 +58,20 @@ bool check_end(const BodyMember* m, std::string_view name, const InputDescriptor
 
 bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, SweepRequest& out,
                 ApiError& error) {
-  for (const auto& f : vary.fields) {
-    if (f.key == "key" || f.key == "from" || f.key == "to" || f.key == "points") continue;
-    error = validation_error(
-        "vary." + f.key, "unknown member 'vary." + f.key + "'; vary has key, from, to and points");
+  if (!fields::only_members(vary, "vary", {"key", "from", "to", "points"},
+                            "key, from, to and points", error))
     return false;
-  }
-
-  const BodyMember* key = find(vary.fields, "key");
-  const std::string keys = numeric_keys(tool);
-  if (key == nullptr) {
-    error = validation_error("vary.key",
-                             "vary.key is required: the numeric input to vary (" + keys + ")");
+  size_t index = 0;
+  if (!fields::numeric_input_named(tool, find(vary.fields, "key"), "vary.key", "vary", index,
+                                   error))
     return false;
-  }
-  const InputDescriptor* input = nullptr;
-  if (key->kind == BodyMember::Kind::String)
-    for (const auto& in : tool.inputs)
-      if (in.key == key->text && is_numeric(in)) input = &in;
-  if (input == nullptr) {
-    std::string msg =
-        key->kind == BodyMember::Kind::String
-            ? "vary.key '" + key->text + "' is not a numeric input of " + tool.slug
-            : std::string("vary.key must be a string, got ") + catalog::kind_name(key->kind);
-    error = validation_error("vary.key", msg + "; vary one of: " + keys);
-    return false;
-  }
+  const InputDescriptor* input = &tool.inputs[index];
 
   double from = 0, to = 0;
   if (!check_end(find(vary.fields, "from"), "from", *input, from, error)) return false;
   if (!check_end(find(vary.fields, "to"), "to", *input, to, error)) return false;
   if (from == to) {
-    error = validation_error("vary.to", "vary.to must differ from vary.from (" + text_of(from) +
+    error = validation_error("vary.to", "vary.to must differ from vary.from (" + text(from) +
                                             "); a sweep needs a range");
     return false;
   }
@@ -149,11 +80,11 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
   const std::string range =
       "between " + std::to_string(kSweepMinPoints) + " and " + std::to_string(kSweepMaxPoints);
   if (points_member == nullptr) {
-    error = validation_error("vary.points", "vary.points is required: an integer " + range);
+    error = fields::missing("vary.points", "an integer " + range);
     return false;
   }
   double points = 0;
-  const bool is_number = number_of(*points_member, points);
+  const bool is_number = fields::number_of(*points_member, points);
   if (is_number && !std::isfinite(points)) {
     error =
         validation_error("vary.points", "vary.points must be a finite number: an integer " + range);
@@ -164,17 +95,17 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
     return false;
   }
   if (points < kSweepMinPoints || points > kSweepMaxPoints) {
-    error = validation_error("vary.points",
-                             "vary.points must be " + range + ", got " + text_of(points));
+    error =
+        validation_error("vary.points", "vary.points must be " + range + ", got " + text(points));
     return false;
   }
   const bool integer = input->type == InputType::Integer;
   const double span = std::fabs(to - from) + 1;
   if (integer && points > span) {
-    error = validation_error("vary.points",
-                             "vary.points must be at most " + text_of(span) + ": " + input->key +
-                                 " is an integer input and takes only " + text_of(span) +
-                                 " values from " + text_of(from) + " to " + text_of(to));
+    error = validation_error(
+        "vary.points", "vary.points must be at most " + text(span) + ": " + input->key +
+                           " is an integer input and takes only " + text(span) + " values from " +
+                           text(from) + " to " + text(to));
     return false;
   }
 
@@ -187,9 +118,9 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
     if (input->max) x = std::min(x, *input->max);
   }
   if (std::adjacent_find(out.xs.begin(), out.xs.end()) != out.xs.end()) {
-    error = validation_error("vary.points", "vary.from and vary.to are too close for " +
-                                                text_of(points) +
-                                                " distinct points at 12 significant digits");
+    error =
+        validation_error("vary.points", "vary.from and vary.to are too close for " + text(points) +
+                                            " distinct points at 12 significant digits");
     return false;
   }
   return true;
@@ -224,42 +155,24 @@ void set_number_member(catalog::ParsedBody& body, std::string_view key, double x
 
 bool parse_sweep_request(const catalog::ToolDescriptor& tool, std::string_view body,
                          SweepRequest& out, ApiError& error) {
-  thread_local catalog::ParsedBody parsed;  // reused: keeps its capacity across requests
-  if (!catalog::parse_body(body, parsed, error)) return false;
-  for (const auto& m : parsed.members) {
-    if (m.key == "inputs" || m.key == "vary") continue;
-    error = validation_error(
-        m.key, "unknown member '" + m.key + "'; a sweep body has only 'inputs' and 'vary'");
-    return false;
-  }
-  const BodyMember* vary = find(parsed.members, "vary");
+  const catalog::ParsedBody* parsed = fields::parse_body_of(
+      body, {"inputs", "vary"}, "a sweep body has only 'inputs' and 'vary'", error);
+  if (parsed == nullptr) return false;
+  const BodyMember* vary = find(parsed->members, "vary");
   if (vary == nullptr) {
-    error = validation_error("vary", "vary is required: {\"key\", \"from\", \"to\", \"points\"}");
+    error = fields::missing("vary", R"({"key", "from", "to", "points"})");
     return false;
   }
   if (vary->kind != BodyMember::Kind::Object) {
-    error = validation_error(
-        "vary", std::string("vary must be an object, got ") + catalog::kind_name(vary->kind));
+    error = fields::not_an_object("vary", *vary);
     return false;
   }
-  const BodyMember* inputs = find(parsed.members, "inputs");
-  if (inputs != nullptr && inputs->kind != BodyMember::Kind::Object) {
-    error = validation_error("inputs", std::string("inputs must be an object of the tool's "
-                                                   "inputs, got ") +
-                                           catalog::kind_name(inputs->kind));
-    return false;
-  }
+  if (!fields::read_inputs(parsed->members, out.inputs, error)) return false;
   if (!check_vary(tool, *vary, out, error)) return false;
 
-  out.inputs.members.clear();
-  if (inputs != nullptr) out.inputs.members = inputs->fields;
   set_number_member(out.inputs, out.input->key, out.xs.front());
   catalog::Inputs checked;
-  if (!catalog::validate_inputs(out.inputs, tool, checked, error)) {
-    error.field = "inputs." + error.field;
-    return false;
-  }
-  return true;
+  return fields::validate_body_inputs(out.inputs, tool, checked, error);
 }
 
 }  // namespace toolcalc::api

@@ -4,8 +4,6 @@
 #include <cmath>
 
 #include "api/request_fields.hpp"
-#include "catalog/json_body.hpp"
-#include "catalog/validate.hpp"
 
 namespace toolcalc::api {
 namespace {
@@ -82,7 +80,7 @@ bool parse_tolerance(const catalog::ToolDescriptor& tool, const BodyMember& m,
     return false;
   }
   const InputDescriptor& in = tool.inputs[index];
-  if (!fields::is_numeric(in)) {
+  if (!in.is_numeric()) {
     error = validation_error(
         field, m.key + " is " +
                    (in.type == catalog::InputType::Enum ? "a choice" : "a true/false") +
@@ -92,8 +90,7 @@ bool parse_tolerance(const catalog::ToolDescriptor& tool, const BodyMember& m,
     return false;
   }
   if (m.kind != BodyMember::Kind::Object) {
-    error = validation_error(field, field + " must be an object: " + std::string(kShapes) +
-                                        ", got " + catalog::kind_name(m.kind));
+    error = fields::not_an_object(field, m, ": " + std::string(kShapes));
     return false;
   }
   if (!fields::only_members(m, field, {"pct", "abs", "min", "max", "distribution"},
@@ -183,62 +180,43 @@ const char* distribution_name(Distribution d) {
 
 bool parse_tolerance_request(const catalog::ToolDescriptor& tool, std::string_view body,
                              ToleranceRequest& out, ApiError& error) {
-  thread_local catalog::ParsedBody parsed;  // reused: keeps its capacity across requests
-  if (!catalog::parse_body(body, parsed, error)) return false;
-  for (const auto& m : parsed.members) {
-    if (m.key == "inputs" || m.key == "tolerances" || m.key == "distribution" ||
-        m.key == "samples" || m.key == "seed")
-      continue;
-    error = validation_error(m.key, "unknown member '" + m.key +
-                                        "'; a tolerance body has inputs, tolerances, "
-                                        "distribution, samples and seed");
-    return false;
-  }
+  const catalog::ParsedBody* parsed = fields::parse_body_of(
+      body, {"inputs", "tolerances", "distribution", "samples", "seed"},
+      "a tolerance body has inputs, tolerances, distribution, samples and seed", error);
+  if (parsed == nullptr) return false;
 
-  const BodyMember* inputs = find(parsed.members, "inputs");
-  if (inputs != nullptr && inputs->kind != BodyMember::Kind::Object) {
-    error = validation_error("inputs", std::string("inputs must be an object of the tool's "
-                                                   "inputs, got ") +
-                                           catalog::kind_name(inputs->kind));
-    return false;
-  }
   catalog::ParsedBody nominal_body;
-  if (inputs != nullptr) nominal_body.members = inputs->fields;
+  if (!fields::read_inputs(parsed->members, nominal_body, error)) return false;
   out.nominal = {};
-  if (!catalog::validate_inputs(nominal_body, tool, out.nominal, error)) {
-    error.field = "inputs." + error.field;
-    return false;
-  }
+  if (!fields::validate_body_inputs(nominal_body, tool, out.nominal, error)) return false;
 
   out.distribution = Distribution::Normal;
-  if (const BodyMember* d = find(parsed.members, "distribution"))
+  if (const BodyMember* d = find(parsed->members, "distribution"))
     if (!parse_distribution(*d, "distribution", out.distribution, error)) return false;
   out.options.samples = analysis::kDefaultSamples;
-  if (const BodyMember* s = find(parsed.members, "samples")) {
+  if (const BodyMember* s = find(parsed->members, "samples")) {
     double n = 0;
     if (!integer_member(*s, "samples", analysis::kMinSamples, analysis::kMaxSamples, n, error))
       return false;
     out.options.samples = static_cast<int64_t>(n);
   }
   out.options.seed = analysis::kDefaultSeed;
-  if (const BodyMember* s = find(parsed.members, "seed")) {
+  if (const BodyMember* s = find(parsed->members, "seed")) {
     double seed = 0;
     if (!integer_member(*s, "seed", 0, static_cast<double>(analysis::kMaxSeed), seed, error))
       return false;
     out.options.seed = static_cast<uint64_t>(seed);
   }
 
-  const BodyMember* tolerances = find(parsed.members, "tolerances");
+  const BodyMember* tolerances = find(parsed->members, "tolerances");
   const std::string how_many = "a tolerance for 1 to " + std::to_string(analysis::kMaxToleranced) +
                                " numeric inputs (" + fields::numeric_input_keys(tool) + ")";
   if (tolerances == nullptr) {
-    error = validation_error("tolerances", "tolerances is required: " + how_many);
+    error = fields::missing("tolerances", how_many);
     return false;
   }
   if (tolerances->kind != BodyMember::Kind::Object) {
-    error =
-        validation_error("tolerances", std::string("tolerances must be an object: ") + how_many +
-                                           ", got " + catalog::kind_name(tolerances->kind));
+    error = fields::not_an_object("tolerances", *tolerances, ": " + how_many);
     return false;
   }
   if (tolerances->fields.empty() ||

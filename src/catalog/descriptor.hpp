@@ -31,6 +31,9 @@ struct InputDescriptor {
   std::optional<double> min, max, step;  // numeric types only; bounds inclusive
   DefaultValue default_value = 0.0;
   std::vector<std::string> options;  // enum only
+
+  // A number or an integer: what a sweep, a tolerance or a solve may vary.
+  bool is_numeric() const { return type == InputType::Number || type == InputType::Integer; }
 };
 
 struct OutputDescriptor {

@@ -92,7 +92,7 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
       const std::string where = who + " input " + in.key;
       if (!keys.insert(in.key).second) problems.push_back(where + ": duplicate key");
       if (!is_identifier(in.key)) problems.push_back(where + ": key is not snake_case");
-      const bool numeric = in.type == InputType::Number || in.type == InputType::Integer;
+      const bool numeric = in.is_numeric();
       if (numeric && !(in.min && in.max && in.step))
         problems.push_back(where + ": a numeric input needs min, max and step");
       if (numeric && in.step && !(*in.step > 0)) problems.push_back(where + ": step is not > 0");
@@ -120,8 +120,7 @@ std::vector<std::string> check_catalog(const std::vector<Tool>& tools,
         problems.push_back(where + ": default is not a boolean");
       if (!numeric && (in.min || in.max || in.step))
         problems.push_back(where + ": bounds on a non-numeric input");
-      if (!in.required && in.type != InputType::Enum && in.type != InputType::Boolean &&
-          !std::holds_alternative<double>(in.default_value))
+      if (!in.required && in.is_numeric() && !std::holds_alternative<double>(in.default_value))
         problems.push_back(where + ": optional input without a usable default");
     }
     std::set<std::string> out_keys;

@@ -18,21 +18,20 @@ std::unique_ptr<accounts::AccessControl> open_accounts(const ServiceConfig& conf
   if (uses_redis(config)) {
     const store::RedisOptions o = redis_options(config);
     return std::make_unique<accounts::SharedAccounts>(
-        clock,
-        accounts::SharedAccountsOptions{
-            .keys_store = store::open_redis_store(o),
-            .counters = store::open_redis_counters(o),
-            .plans = config.plans,
-            .key_refresh_interval = refresh,
-            .history_flush_interval = std::chrono::milliseconds(config.usage_flush_interval_ms),
-            .ledger = store::open_usage_ledger(config.data_dir, new_store),
-            .ship_interval = std::chrono::milliseconds(config.ship_interval_ms)});
+        clock, accounts::SharedAccountsOptions{
+                   .keys_store = store::open_redis_store(o),
+                   .counters = store::open_redis_counters(o),
+                   .plans = config.plans,
+                   .key_refresh_interval = refresh,
+                   .flush_interval = std::chrono::milliseconds(config.flush_interval_ms),
+                   .ledger = store::open_usage_ledger(config.data_dir, new_store),
+                   .ship_interval = std::chrono::milliseconds(config.ship_interval_ms)});
   }
   auto embedded = std::make_unique<accounts::Accounts>(
       clock, accounts::AccountsOptions{
                  .store = store::open_sqlite_store_for_serving(config.data_dir, new_store),
                  .plans = config.plans,
-                 .usage_flush_interval = std::chrono::milliseconds(config.usage_flush_interval_ms),
+                 .flush_interval = std::chrono::milliseconds(config.flush_interval_ms),
                  .key_refresh_interval = refresh});
   embedded->acknowledge_after_commit(config.acknowledge_after_commit);
   return embedded;

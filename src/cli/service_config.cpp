@@ -352,7 +352,7 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
           "config: store.backend \"redis\" needs store.url = \"redis://HOST:PORT/DB\"");
     read_int(*s, "store", "timeout_ms", config.redis_timeout_ms, 10, 60'000);
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
-    read_int(*s, "store", "flush_interval_ms", config.usage_flush_interval_ms, 10, 60'000);
+    read_int(*s, "store", "flush_interval_ms", config.flush_interval_ms, 10, 60'000);
     if (const toml::node* n = s->get("acknowledge_after_commit")) {
       const auto v = n->value<bool>();
       if (!v)

@@ -51,9 +51,10 @@ struct ServiceConfig {
   std::string redis_password;            // overrides the URL's password when not empty
   int redis_timeout_ms = 2000;           // a Redis command's time limit (then 503)
   std::filesystem::path data_dir = "var";
-  // Checkpoints and given-back units this often: at most this much usage is lost on power
-  // loss; kill -9 loses none (group commit, docs/reliability.md).
-  int usage_flush_interval_ms = 1000;
+  // store.flush_interval_ms, on either backend: the background flush writes the usage
+  // history and given-back units and checkpoints this often. At most this much usage is lost
+  // on power loss; kill -9 loses none (group commit, docs/reliability.md).
+  int flush_interval_ms = 1000;
   // Embedded store: a 200 is sent once its count is committed (group commit). false sends
   // it at once and leaves the count to the next flush (a kill -9 may then lose up to
   // flush_interval_ms of counts): the bench's before/after, and an operator's choice.

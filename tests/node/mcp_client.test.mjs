@@ -5,53 +5,19 @@
 //
 // Run: TOOLCALC_BIN=/abs/path/toolcalc node --test tests/node/   (make mcp-test)
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.TOOLCALC_BIN || join(REPO, 'build', 'toolcalc');
+import { startServerWithKey } from './server.mjs';
+
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-let workdir;
-let server;
+let service;
 let base; // http://127.0.0.1:PORT/api
 let key;
-
-function startServer(args) {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
-    proc.stdout.on('data', (d) => { out += d; });
-    // The start-up line is an operational log line: JSON on stderr.
-    proc.stderr.on('data', (d) => {
-      err += d;
-      const m = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ proc, port: Number(m[2]) });
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
-  });
-}
-
-async function rest(method, path, body) {
-  const headers = { Authorization: `Bearer ${key}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const r = await fetch(base + path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: r.status, json: await r.json() };
-}
+const rest = (method, path, body) => service.rest(method, path, body);
 
 async function connect(headers = {}) {
   const client = new Client({ name: 'toolcalc-ci', version: '1.0.0' });
@@ -77,26 +43,13 @@ function defaultsOf(inputSchema) {
 }
 
 before(async () => {
-  workdir = mkdtempSync(join(tmpdir(), 'toolcalc-mcp-'));
-  const config = join(workdir, 'toolcalc.toml');
-  writeFileSync(config, '[plans.ci]\nrate_per_minute = 10000\nmonthly_quota = 100000\n');
-  const data = join(workdir, 'data');
-  key = execFileSync(BIN, ['keys', 'create', '--plan', 'ci', '--label', 'mcp sdk test',
-                           '--data', data, '--config', config], { encoding: 'utf8' }).trim();
+  service = await startServerWithKey('mcp', 'mcp sdk test');
+  ({ base, key } = service);
   assert.match(key, /^tc_live_[A-Za-z0-9]{32}$/);
-  server = await startServer(['serve', '--listen', '127.0.0.1:0', '--data', data, '--config',
-                              config, '--threads', '2', '--base-path', '/api']);
-  base = `http://127.0.0.1:${server.port}/api`;
 });
 
 after(async () => {
-  if (server) {
-    server.proc.removeAllListeners('exit');
-    const exited = new Promise((r) => server.proc.on('exit', r));
-    server.proc.kill('SIGTERM');
-    await exited;
-  }
-  if (workdir) rmSync(workdir, { recursive: true, force: true });
+  if (service) await service.stop();
 });
 
 test('initialize negotiates the newest protocol version and names the server', async () => {

@@ -8,48 +8,20 @@
 //
 // Run: TOOLCALC_BIN=/abs/path/toolcalc node --test tests/node/   (make mcp-test)
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.TOOLCALC_BIN || join(REPO, 'build', 'toolcalc');
+import { REPO, startServerWithKey } from './server.mjs';
+
 const INSPECTOR = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
 
-let workdir;
-let server;
+let service;
 let base;
 let key;
-
-function startServer(args) {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no 'listening on' line: ${out} ${err}`)), 15000);
-    proc.stdout.on('data', (d) => { out += d; });
-    // The start-up line is an operational log line: JSON on stderr.
-    proc.stderr.on('data', (d) => {
-      err += d;
-      const m = /"msg":"listening on ([^"]+):(\d+)"/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ proc, port: Number(m[2]) });
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`toolcalc serve exited ${code}: ${out} ${err}`)));
-  });
-}
-
-async function rest(method, path, body) {
-  const headers = { Authorization: `Bearer ${key}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: r.status, json: await r.json() };
-}
+const rest = (method, path, body) => service.rest(method, path, body);
 
 // One inspector run: {code, stdout, stderr}. The CLI reads its own package.json through a
 // path relative to the working directory ("../package.json"), so it runs from tests/, whose
@@ -69,25 +41,12 @@ function inspector(args, { withKey = true, header = `Authorization: Bearer ${key
 const toolArgs = (args) => ['--tool-arg', ...Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`)];
 
 before(async () => {
-  workdir = mkdtempSync(join(tmpdir(), 'toolcalc-inspector-'));
-  const config = join(workdir, 'toolcalc.toml');
-  writeFileSync(config, '[plans.ci]\nrate_per_minute = 10000\nmonthly_quota = 100000\n');
-  const data = join(workdir, 'data');
-  key = execFileSync(BIN, ['keys', 'create', '--plan', 'ci', '--label', 'mcp inspector test',
-                           '--data', data, '--config', config], { encoding: 'utf8' }).trim();
-  server = await startServer(['serve', '--listen', '127.0.0.1:0', '--data', data, '--config',
-                              config, '--threads', '2', '--base-path', '/api']);
-  base = `http://127.0.0.1:${server.port}/api`;
+  service = await startServerWithKey('inspector', 'mcp inspector test');
+  ({ base, key } = service);
 });
 
 after(async () => {
-  if (server) {
-    server.proc.removeAllListeners('exit');
-    const exited = new Promise((r) => server.proc.on('exit', r));
-    server.proc.kill('SIGTERM');
-    await exited;
-  }
-  if (workdir) rmSync(workdir, { recursive: true, force: true });
+  if (service) await service.stop();
 });
 
 test('the inspector lists every tool and calls each one, with the REST results', async () => {

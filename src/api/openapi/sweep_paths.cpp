@@ -16,14 +16,10 @@ using catalog::ToolDescriptor;
 
 namespace {
 
-bool is_numeric(const InputDescriptor& in) {
-  return in.type == InputType::Number || in.type == InputType::Integer;
-}
-
 void write_numeric_keys(JsonWriter& w, const ToolDescriptor& t) {
   w.begin_array();
   for (const auto& in : t.inputs)
-    if (is_numeric(in)) w.string(in.key);
+    if (in.is_numeric()) w.string(in.key);
   w.end_array();
 }
 
@@ -60,7 +56,7 @@ void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
   // another input is varied. Enum and boolean inputs are never varied: their full schema.
   w.key("properties").begin_object();
   for (const auto& in : t.inputs) {
-    if (is_numeric(in)) {
+    if (in.is_numeric()) {
       w.key(in.key).begin_object().field("title", in.label);
       w.field("description",
               "As in the execute body; when this is the varied input, its value here is "
@@ -105,7 +101,7 @@ void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
   const auto any = [&](std::string_view key) { w.key(key).begin_object().end_object(); };
   w.key("allOf").begin_array();
   for (const auto& varied : t.inputs) {
-    if (!is_numeric(varied)) continue;
+    if (!varied.is_numeric()) continue;
     w.begin_object().key("if").begin_object();
     w.key("required").begin_array().string("vary").end_array();
     w.key("properties").begin_object();
@@ -151,7 +147,7 @@ void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
 void write_sweep_example(JsonWriter& w, const ToolDescriptor& t) {
   const InputDescriptor* varied = nullptr;
   for (const auto& in : t.inputs)
-    if (!varied && is_numeric(in)) varied = &in;
+    if (!varied && in.is_numeric()) varied = &in;
   double from = std::get<double>(varied->default_value);
   double to = from == 0 ? 1 : from * 2;
   if (varied->max && to > *varied->max) to = *varied->max;
@@ -179,7 +175,7 @@ void write_sweep_example(JsonWriter& w, const ToolDescriptor& t) {
 
 bool has_numeric_input(const ToolDescriptor& t) {
   for (const auto& in : t.inputs)
-    if (is_numeric(in)) return true;
+    if (in.is_numeric()) return true;
   return false;
 }
 

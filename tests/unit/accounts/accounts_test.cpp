@@ -40,7 +40,7 @@ std::unique_ptr<Accounts> open_accounts(const std::filesystem::path& dir, const 
                                         milliseconds refresh = milliseconds(50)) {
   return std::make_unique<Accounts>(clock, AccountsOptions{.store = store::open_sqlite_store(dir),
                                                            .plans = std::move(plans),
-                                                           .usage_flush_interval = flush,
+                                                           .flush_interval = flush,
                                                            .key_refresh_interval = refresh});
 }
 
@@ -647,7 +647,7 @@ TEST_P(FailedCommit, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
   Accounts acc(clock, {.store = std::make_unique<FailingStore>(store::open_sqlite_store(tmp.path()),
                                                                full, GetParam()),
                        .plans = test_plans(),
-                       .usage_flush_interval = milliseconds(60'000),
+                       .flush_interval = milliseconds(60'000),
                        .key_refresh_interval = milliseconds(60'000)});
   acc.start();
   const Caller caller = acc.authenticate(bearer(key), "x").caller;

@@ -41,7 +41,7 @@ struct Fixture {
   Accounts accounts{clock,
                     {.store = store::open_sqlite_store(tmp.path()),
                      .plans = plans,
-                     .usage_flush_interval = milliseconds(50),
+                     .flush_interval = milliseconds(50),
                      .key_refresh_interval = milliseconds(50)}};
 };
 
@@ -228,7 +228,7 @@ TEST(UsageHistory, ThirteenMonthsAreKept) {
     clock.set_ms(utc_ms(2026, 11, 30, 0, 0, 0));
     Accounts acc(clock, {.store = store::open_sqlite_store(tmp.path()),
                          .plans = plans,
-                         .usage_flush_interval = milliseconds(50),
+                         .flush_interval = milliseconds(50),
                          .key_refresh_interval = milliseconds(50)});
     EXPECT_EQ(store->load_history(id, nov_2025, nov_2025 + 1).size(), 1u);
   }
@@ -236,7 +236,7 @@ TEST(UsageHistory, ThirteenMonthsAreKept) {
   clock.set_ms(utc_ms(2026, 12, 1, 0, 0, 0));
   Accounts acc(clock, {.store = store::open_sqlite_store(tmp.path()),
                        .plans = plans,
-                       .usage_flush_interval = milliseconds(50),
+                       .flush_interval = milliseconds(50),
                        .key_refresh_interval = milliseconds(50)});
   EXPECT_TRUE(store->load_history(id, nov_2025, nov_2025 + 1).empty());
 }

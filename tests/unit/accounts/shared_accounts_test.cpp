@@ -76,7 +76,7 @@ class RedisTest : public ::testing::Test {
                                      .counters = open_counters(),
                                      .plans = test_plans(),
                                      .key_refresh_interval = std::chrono::milliseconds(50),
-                                     .history_flush_interval = std::chrono::seconds(1),
+                                     .flush_interval = std::chrono::seconds(1),
                                      .ledger = store::open_usage_ledger(data_dir)});
   }
 

@@ -36,7 +36,7 @@ TEST(ServiceConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(c.port, 8080);
   EXPECT_EQ(c.max_connections, 4096u);
   EXPECT_EQ(c.max_connections_per_address, 256u);
-  EXPECT_EQ(c.usage_flush_interval_ms, 1000);
+  EXPECT_EQ(c.flush_interval_ms, 1000);
   EXPECT_TRUE(c.acknowledge_after_commit);
   EXPECT_EQ(c.data_dir, "var");
   EXPECT_TRUE(c.access_log);
@@ -86,7 +86,7 @@ monthly_quota = 250000
   EXPECT_EQ(c.host, "127.0.0.1");
   EXPECT_EQ(c.port, 9000);
   EXPECT_EQ(c.threads, 3);
-  EXPECT_EQ(c.usage_flush_interval_ms, 250);
+  EXPECT_EQ(c.flush_interval_ms, 250);
   EXPECT_FALSE(c.acknowledge_after_commit);
   EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 10);
   EXPECT_EQ(*accounts::find_plan(c.plans, "free")->monthly_quota, 1000);  // kept
@@ -104,6 +104,24 @@ TEST(ServiceConfig, BadValuesNameTheSetting) {
   EXPECT_NE(load_error("[plans.anonymous]\nmonthly_quota = 5\n").find("anonymous"),
             std::string::npos);
   EXPECT_NE(load_error("[server\n").find(".toml:1"), std::string::npos);
+}
+
+// The background flush's interval is store.flush_interval_ms in the file, the environment
+// and ServiceConfig alike; the names it had in the code were never settings and stay refused.
+TEST(ServiceConfig, TheFlushIntervalHasOneName) {
+  EXPECT_EQ(
+      cli::load_service_config(write_config("[store]\nflush_interval_ms = 40\n")).flush_interval_ms,
+      40);
+  EXPECT_EQ(cli::load_service_config(std::nullopt, {{"TOOLCALC_STORE_FLUSH_INTERVAL_MS", "60000"}})
+                .flush_interval_ms,
+            60000);
+  EXPECT_NE(load_error("[store]\nflush_interval_ms = 9\n")
+                .find("store.flush_interval_ms must be an integer from 10 to 60000"),
+            std::string::npos);
+  EXPECT_EQ(load_error("[store]\nusage_flush_interval_ms = 250\n"),
+            "config: unknown setting store.usage_flush_interval_ms");
+  EXPECT_EQ(load_error("[store]\nhistory_flush_interval = 250\n"),
+            "config: unknown setting store.flush_interval");
 }
 
 TEST(ServiceConfig, RedisBackendNeedsAValidUrl) {
@@ -224,7 +242,7 @@ rate_per_minute = 10
   EXPECT_EQ(c.log_level, "warn");
   EXPECT_EQ(c.data_dir, "/srv/toolcalc");
   EXPECT_EQ(c.catalog_dir, "/opt/catalog");
-  EXPECT_EQ(c.usage_flush_interval_ms, 250);                             // from the file
+  EXPECT_EQ(c.flush_interval_ms, 250);                                   // from the file
   EXPECT_EQ(accounts::find_plan(c.plans, "free")->rate_per_minute, 10);  // file
   EXPECT_EQ(*accounts::find_plan(c.plans, "free")->monthly_quota, 5);    // environment
   EXPECT_EQ(accounts::find_plan(c.plans, "team")->rate_per_minute, 900);
