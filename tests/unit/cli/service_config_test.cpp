@@ -121,7 +121,7 @@ TEST(ServiceConfig, TheFlushIntervalHasOneName) {
   EXPECT_EQ(load_error("[store]\nusage_flush_interval_ms = 250\n"),
             "config: unknown setting store.usage_flush_interval_ms");
   EXPECT_EQ(load_error("[store]\nhistory_flush_interval = 250\n"),
-            "config: unknown setting store.flush_interval");
+            "config: unknown setting store.history_flush_interval");
 }
 
 TEST(ServiceConfig, RedisBackendNeedsAValidUrl) {
