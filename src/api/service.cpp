@@ -186,7 +186,6 @@ void Service::serve_same_origin_only(std::vector<std::string> hosts) {
 // DNS rebinding gives another site's page this server's address under its own name, and
 // any page may send requests here: only this server's own names and pages are answered.
 bool Service::refuse_foreign_host(Context& ctx) {
-  if (local_hosts_.empty()) return false;
   const Request& req = ctx.req;
   const auto is_local = [&](std::string_view host) {
     return std::any_of(local_hosts_.begin(), local_hosts_.end(),

@@ -112,7 +112,7 @@ class Service {
   friend struct EndpointRows;  // api/endpoints.cpp: the handlers of the endpoint table
   using Context = ServiceContext;
   // The pipeline (service.cpp): the steps every request goes through, in order.
-  bool refuse_foreign_host(Context& ctx);  // development mode only; true: answered 403
+  bool refuse_foreign_host(Context& ctx);  // with local_hosts_ set; true: answered 403
   bool answer_uncounted(Context& ctx);     // true: answered, nothing else to do
   void show_ip_window(Context& ctx);       // for the uncounted: the client IP's window, not taken
   void identify_caller(Context& ctx);
