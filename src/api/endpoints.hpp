@@ -3,7 +3,7 @@
 // the OpenAPI documents describe it and its handler. The pipeline (service.cpp), the
 // routes' names and Allow headers (routes.cpp), the request metrics and the usage history
 // read the rows; docs/architecture.md's endpoint table is checked against them
-// (tests/unit/api/endpoints_test.cpp). Reading a row is an array index by RouteKind.
+// (tests/unit/api/endpoint_documents_test.cpp). Reading a row is an array index by RouteKind.
 #include <array>
 #include <cstddef>
 #include <cstdint>
