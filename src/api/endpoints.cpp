@@ -64,13 +64,14 @@ struct EndpointRows {
 
 namespace {
 
+// (Whether each row has a handler is tested at run time, endpoints_test.cpp: g++ does not
+// fold a member pointer's comparison with nullptr under -fsanitize=undefined.)
 constexpr bool in_kind_order(const std::array<Endpoint, kRouteKindCount>& rows) {
   for (size_t i = 0; i < rows.size(); ++i)
-    if (static_cast<size_t>(rows[i].kind) != i || rows[i].handler == nullptr) return false;
+    if (static_cast<size_t>(rows[i].kind) != i) return false;
   return true;
 }
-static_assert(in_kind_order(EndpointRows::rows),
-              "one row per RouteKind, in the enum's order, each with a handler");
+static_assert(in_kind_order(EndpointRows::rows), "one row per RouteKind, in the enum's order");
 
 }  // namespace
 

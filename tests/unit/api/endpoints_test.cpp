@@ -59,6 +59,7 @@ TEST(Endpoints, RowsAgreeWithThemselves) {
   std::set<std::string_view> names;
   for (const Endpoint& e : kEndpoints) {
     EXPECT_TRUE(names.insert(e.name).second) << "two rows named " << e.name;
+    EXPECT_NE(e.handler, nullptr) << e.name << " has no handler";
     EXPECT_EQ(api::route_name(e.kind), e.name);
     EXPECT_EQ(api::allowed_methods(e.kind), e.methods);
     EXPECT_EQ(e.tool_route, e.path.starts_with("/v1/{domain}/{slug}")) << e.name;
