@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   toolcalc::cli::add_run_command(app);
   toolcalc::cli::add_keys_command(app);
   toolcalc::cli::add_openapi_command(app);
+  toolcalc::cli::add_limits_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -20,6 +20,10 @@ void check_limit(const std::optional<LimitSetting>& v, const char* field, int64_
                                      std::to_string(min) + " to " + std::to_string(max));
 }
 
+std::string max_grace_days() {
+  return std::to_string(kMaxRotationGraceS / 86'400);
+}
+
 }  // namespace
 
 int64_t parse_grace(std::string_view text) {
@@ -44,13 +48,13 @@ int64_t parse_grace(std::string_view text) {
   else
     throw KeyRequestError("grace", bad);
   if (n > kMaxRotationGraceS / scale)
-    throw KeyRequestError("grace", "grace must be at most 30 days");
+    throw KeyRequestError("grace", "grace must be at most " + max_grace_days() + " days");
   return n * scale;
 }
 
 std::string generate_webhook_secret() {
   std::string s = "whsec_";
-  append_random_base62(s, 32);
+  append_random_base62(s, kWebhookSecretRandomChars);
   return s;
 }
 
@@ -130,7 +134,7 @@ KeyView KeyAdmin::get(std::string_view prefix) {
 
 RotatedKey KeyAdmin::rotate(std::string_view prefix, int64_t grace_s) {
   if (grace_s < 0 || grace_s > kMaxRotationGraceS)
-    throw KeyRequestError("grace", "grace must be from 0 to 30 days");
+    throw KeyRequestError("grace", "grace must be from 0 to " + max_grace_days() + " days");
   if (!is_key_prefix(prefix)) throw KeyNotFound("no key with prefix '" + std::string(prefix) + "'");
   RotatedKey out;
   out.previous_expires_epoch_s = clock_.now_s() + grace_s;

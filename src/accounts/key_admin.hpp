@@ -13,6 +13,7 @@
 #include "accounts/access_control.hpp"
 #include "accounts/key_issuer.hpp"
 #include "accounts/key_table.hpp"
+#include "accounts/plans.hpp"
 #include "accounts/webhook_address.hpp"
 #include "core/clock.hpp"
 #include "store/account_store.hpp"
@@ -54,8 +55,9 @@ struct KeySettings {
   std::optional<std::string> webhook_url;  // "" removes the webhook
 };
 
-inline constexpr int64_t kMaxRatePerMinute = 100'000'000;       // as plans.NAME.rate_per_minute
-inline constexpr int64_t kMaxMonthlyQuota = 1'000'000'000'000;  // a bound, not a business limit
+// A key's own limits: the rate as a plan's (kMaxRatePerMinute, plans.hpp); the quota a bound,
+// not a business limit.
+inline constexpr int64_t kMaxMonthlyQuota = 1'000'000'000'000;
 inline constexpr int64_t kDefaultRotationGraceS = 24 * 3600;
 inline constexpr int64_t kMaxRotationGraceS = 30 * 24 * 3600;
 
@@ -123,7 +125,8 @@ class KeyAdmin {
   ReceiverPolicy receivers_;
 };
 
-// A fresh webhook signing secret: "whsec_" and 32 base62 characters.
+// A fresh webhook signing secret: "whsec_" and kWebhookSecretRandomChars base62 characters.
+inline constexpr size_t kWebhookSecretRandomChars = 32;
 std::string generate_webhook_secret();
 
 }  // namespace toolcalc::accounts

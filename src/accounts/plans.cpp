@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 #include <stdexcept>
+#include <string>
 
 namespace toolcalc::accounts {
 
@@ -36,9 +37,10 @@ std::vector<Plan> plans_from_config(const toml::table& root) {
       // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
       const auto number = value.value_exact<int64_t>();
       if (field == "rate_per_minute") {
-        if (!number || *number < 1 || *number > 100'000'000)
+        if (!number || *number < 1 || *number > kMaxRatePerMinute)
           throw std::runtime_error("config: plans." + name +
-                                   ".rate_per_minute must be an integer from 1 to 100000000");
+                                   ".rate_per_minute must be an integer from 1 to " +
+                                   std::to_string(kMaxRatePerMinute));
         plan->rate_per_minute = *number;
       } else if (field == "monthly_quota") {
         if (!number || *number < 0)

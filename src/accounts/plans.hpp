@@ -1,6 +1,7 @@
 #pragma once
 // Plans: built-in defaults, overridden or extended by `[plans.NAME]`
 // tables of the config file.
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,8 @@ class table;
 namespace toolcalc::accounts {
 
 inline constexpr std::string_view kAnonymousPlan = "anonymous";
+// The highest rate_per_minute of a plan ([plans.NAME]) or of a key's own limit.
+inline constexpr int64_t kMaxRatePerMinute = 100'000'000;
 
 // free 60/min 1,000/month; pro 600/min 100,000/month; business 6,000/min 5,000,000/month;
 // anonymous 60/min per client IP, no monthly quota.

@@ -318,7 +318,8 @@ class Analysis {
 ToleranceOutcome run_tolerance(const catalog::Tool& tool, const catalog::Inputs& nominal,
                                const ToleranceOptions& options) {
   if (options.inputs.empty() || options.inputs.size() > static_cast<size_t>(kMaxToleranced))
-    throw std::logic_error("a tolerance analysis needs 1 to 12 toleranced inputs");
+    throw std::logic_error("a tolerance analysis needs 1 to " + std::to_string(kMaxToleranced) +
+                           " toleranced inputs");
   Analysis analysis(tool, nominal, options);
   return analysis.run();
 }

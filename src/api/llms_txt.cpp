@@ -1,5 +1,6 @@
 #include "api/llms_txt.hpp"
 
+#include "api/limits.hpp"
 #include "core/decimal.hpp"
 
 namespace toolcalc::api {
@@ -108,7 +109,8 @@ std::string render_llms_txt(const catalog::Registry& registry, std::string_view 
   s += "- [OpenAPI document](" + base +
        "/v1/openapi.json): every endpoint, with the exact JSON Schema of each tool's inputs "
        "and outputs\n";
-  s += "- [Tools](" + base + "/v1/tools?limit=100): the tools as JSON\n";
+  s += "- [Tools](" + base + "/v1/tools?limit=" + std::to_string(kMaxPageSize) +
+       "): the tools as JSON\n";
   s += "- [Domains](" + base + "/v1/domains): the domains with their tool counts\n";
 
   for (const auto& d : registry.domains()) {

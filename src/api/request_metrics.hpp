@@ -37,7 +37,7 @@ class RequestMetrics {
   std::vector<RouteKind> tool_routes_;
   std::array<uint8_t, static_cast<size_t>(RouteKind::Count)> tool_slot_;
   metrics::Cells requests_;        // row × status class (1xx … 5xx)
-  metrics::Histograms durations_;  // by DurationKind
+  metrics::Histograms durations_;  // by the endpoint's Timing (endpoints.hpp)
 };
 
 }  // namespace toolcalc::api

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "accounts/rate_window.hpp"
 #include "core/decimal.hpp"
 
 namespace toolcalc::api {
@@ -60,6 +61,7 @@ void write_lead_headers(Response& response, std::string_view tool_version,
     w << "\r\nX-RateLimit-Reset: " << rate->reset_epoch_s << "\r\n";
     // Structured-field lists (RFC 9651): a String item per policy with Integer parameters.
     const int64_t t = rate->reset_epoch_s > rate->now_s ? rate->reset_epoch_s - rate->now_s : 0;
+    static_assert(accounts::kRateWindowSeconds == 60, "w= below is the rate window");
     w << "RateLimit-Policy: \"minute\";q=" << limit << ";w=60";
     if (rate->month) w << ", \"month\";q=" << rate->month->quota << ";w=" << rate->month->window_s;
     w << "\r\nRateLimit: \"minute\";r=" << remaining << ";t=" << t;

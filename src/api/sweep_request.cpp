@@ -15,14 +15,10 @@ using catalog::InputType;
 using fields::find;
 using fields::text;
 
-// Significant digits of the x values: enough for any engineering input, few enough that
-// 0.1 + 2·0.1 reads 0.3 (the value used is the value shown).
-constexpr int kSignificantDigits = 12;
-
 double round_significant(double v) {
   char buf[40];
   auto w = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific,
-                         kSignificantDigits - 1);
+                         kSweepSignificantDigits - 1);
   double r = v;
   std::from_chars(buf, w.ptr, r);
   return r;
@@ -112,15 +108,16 @@ bool check_vary(const catalog::ToolDescriptor& tool, const BodyMember& vary, Swe
   out.input = input;
   out.xs = sweep_values(from, to, static_cast<int>(points), integer);
   // Rounding must not go past the input's bounds (only possible for a bound written with
-  // more than 12 significant digits), and must leave the points distinct.
+  // more than kSweepSignificantDigits significant digits), and must leave the points distinct.
   for (double& x : out.xs) {
     if (input->min) x = std::max(x, *input->min);
     if (input->max) x = std::min(x, *input->max);
   }
   if (std::adjacent_find(out.xs.begin(), out.xs.end()) != out.xs.end()) {
-    error =
-        validation_error("vary.points", "vary.from and vary.to are too close for " + text(points) +
-                                            " distinct points at 12 significant digits");
+    error = validation_error("vary.points", "vary.from and vary.to are too close for " +
+                                                text(points) + " distinct points at " +
+                                                std::to_string(kSweepSignificantDigits) +
+                                                " significant digits");
     return false;
   }
   return true;

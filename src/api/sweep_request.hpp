@@ -13,6 +13,9 @@ namespace toolcalc::api {
 
 inline constexpr int kSweepMinPoints = 2;
 inline constexpr int kSweepMaxPoints = 200;
+// Significant digits of the x values: enough for any engineering input, few enough that
+// 0.1 + 2·0.1 reads 0.3 (the value used is the value shown).
+inline constexpr int kSweepSignificantDigits = 12;
 
 struct SweepRequest {
   const catalog::InputDescriptor* input = nullptr;  // the varied input
@@ -27,8 +30,8 @@ struct SweepRequest {
 bool parse_sweep_request(const catalog::ToolDescriptor& tool, std::string_view body,
                          SweepRequest& out, ApiError& error);
 
-// The x values: from + i·(to−from)/(points−1), the last exactly `to`, each rounded to 12
-// significant digits (integer inputs: to an integer, half away from zero).
+// The x values: from + i·(to−from)/(points−1), the last exactly `to`, each rounded to
+// kSweepSignificantDigits significant digits (integer inputs: to an integer, half away from zero).
 std::vector<double> sweep_values(double from, double to, int points, bool integer);
 
 // Sets the member `key` of `body` to the number `x`, adding it when absent.

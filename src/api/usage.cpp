@@ -15,8 +15,8 @@
 namespace toolcalc::api {
 namespace {
 
-// The months GET /v1/usage serves: the current one and the 12 before it.
-constexpr int64_t kHistoryMonths = 13;
+// The months GET /v1/usage serves: the current one and the ones before it still kept.
+constexpr int64_t kHistoryMonths = store::kHistoryMonths;
 
 // `month` as a month index (accounts::UtcMonth::index), or -1 with `error` set.
 int64_t parse_usage_query(std::string_view query_view, int64_t current, ApiError& error) {

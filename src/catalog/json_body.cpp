@@ -128,7 +128,7 @@ double exact_double(double parsed, std::string_view token) {
 struct BodyLimits {
   static constexpr std::size_t max_object_size = 4096;
   static constexpr std::size_t max_array_size = 1'000'000;
-  static constexpr std::size_t max_key_size = 1024;
+  static constexpr std::size_t max_key_size = kMaxMemberNameBytes;
   static constexpr std::size_t max_string_size = 65536;
 };
 
@@ -452,7 +452,7 @@ struct DomHandler : BodyLimits {
 
 json::parse_options body_parse_options() {
   json::parse_options opt;
-  opt.max_depth = 64;  // deep nesting is refused, not recursed into
+  opt.max_depth = kMaxJsonDepth;  // deep nesting is refused, not recursed into
   return opt;
 }
 

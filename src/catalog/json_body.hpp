@@ -8,6 +8,7 @@
 // Every body the server reads goes through these rules (parse_body or parse_json), in
 // time linear in its size.
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,6 +17,12 @@
 #include "core/api_error.hpp"
 
 namespace toolcalc::catalog {
+
+// Limits of every body (docs/api.md, "Validation"; docs/security.md): nesting deeper than
+// kMaxJsonDepth is INVALID_JSON, not recursed into; a member name is at most
+// kMaxMemberNameBytes bytes.
+inline constexpr int kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxMemberNameBytes = 1024;
 
 struct BodyMember {
   enum class Kind { Null, Bool, Int, Uint, Double, String, Object, Array };

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "accounts/api_key.hpp"
 #include "accounts/key_admin.hpp"
 #include "accounts/utc_month.hpp"
 #include "cli/service_config.hpp"
@@ -26,7 +27,7 @@ struct KeysOptions {
   std::string data;
   std::string config;
   std::string prefix;
-  std::string grace = "24h";
+  std::string grace = std::to_string(accounts::kDefaultRotationGraceS) + "s";
   bool new_store = false;  // create: a new, empty store in a used data directory
   // As given on the command line; unset options leave the key's value alone.
   std::optional<std::string> plan, label, rate_per_minute, monthly_quota, webhook_url;
@@ -228,7 +229,8 @@ void add_keys_command(CLI::App& app) {
   };
   auto prefix_argument = [](CLI::App* sub, const std::shared_ptr<KeysOptions>& o) {
     sub->add_option("prefix", o->prefix,
-                    "First 12 characters of the key, as `keys list` shows them")
+                    "First " + std::to_string(accounts::kKeyPrefixLength) +
+                        " characters of the key, as `keys list` shows them")
         ->required();
   };
 
@@ -249,8 +251,10 @@ void add_keys_command(CLI::App& app) {
       "Give a key a new secret (printed once) with the same prefix, plan, limits and usage");
   prefix_argument(rotate, rotate_opts);
   rotate->add_option("--grace", rotate_opts->grace,
-                     "How long the old secret keeps working: 24h (default), 90m, 30s, 7d, 0 "
-                     "(refused at once); at most 30 days");
+                     "How long the old secret keeps working: " +
+                         std::to_string(accounts::kDefaultRotationGraceS / 3600) +
+                         "h (default), 90m, 30s, 7d, 0 (refused at once); at most " +
+                         std::to_string(accounts::kMaxRotationGraceS / 86'400) + " days");
   rotate->callback([o = rotate_opts] { run_reporting_errors("rotate", [&] { rotate_key(*o); }); });
 
   auto [update, update_opts] =

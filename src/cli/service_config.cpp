@@ -9,6 +9,7 @@
 
 #include "accounts/plans.hpp"
 #include "cli/default_catalog_dir.hpp"
+#include "core/json_writer.hpp"
 #include "core/log.hpp"
 #include "store/redis_client.hpp"
 
@@ -16,21 +17,6 @@ extern char** environ;
 
 namespace toolcalc::cli {
 namespace {
-
-template <typename T>
-void read_int(const toml::table& t, const char* section, const char* key, T& out, int64_t min,
-              int64_t max) {
-  const toml::node* node = t.get(key);
-  if (!node) return;
-  // value_exact: value<int64_t>() also takes 10.0 and true, and casts an out-of-range
-  // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
-  const auto v = node->value_exact<int64_t>();
-  if (!v || *v < min || *v > max)
-    throw std::runtime_error(std::string("config: ") + section + "." + key +
-                             " must be an integer from " + std::to_string(min) + " to " +
-                             std::to_string(max));
-  out = static_cast<T>(*v);
-}
 
 std::optional<std::string> read_string(const toml::table& t, const char* section, const char* key) {
   const toml::node* node = t.get(key);
@@ -60,50 +46,132 @@ std::optional<std::vector<std::string>> read_strings(const toml::table& t, const
 
 enum class Kind { String, Integer, Boolean, StringList };
 
+// A default as JSON (what `toolcalc limits` lists).
+std::string json_text(std::string_view v) {
+  std::string out;
+  JsonWriter(out).string(v);
+  return out;
+}
+std::string json_text(int64_t v) {
+  return std::to_string(v);
+}
+std::string json_text(int v) {
+  return std::to_string(v);
+}
+std::string json_text(bool v) {
+  return v ? "true" : "false";
+}
+std::string json_text(const std::vector<std::string>& list) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_array();
+  for (const auto& v : list) w.string(v);
+  w.end_array();
+  return out;
+}
+
 struct Setting {
   std::string_view section;
   std::string_view key;
   Kind kind;
+  int64_t min = 0, max = 0;  // Kind::Integer: the values accepted
+  std::string (*default_of)(const ServiceConfig&);
 };
 
-// Every setting of the sections [server], [store] and [catalog] ([plans.NAME] are read by
-// accounts::plans_from_config): what check_known accepts and what the environment can set.
-constexpr Setting kSettings[] = {
-    {"server", "listen", Kind::String},
-    {"server", "threads", Kind::Integer},
-    {"server", "base_path", Kind::String},
-    {"server", "max_connections", Kind::Integer},
-    {"server", "max_connections_per_address", Kind::Integer},
-    {"server", "read_timeout_s", Kind::Integer},
-    {"server", "idle_timeout_s", Kind::Integer},
-    {"server", "shutdown_grace_s", Kind::Integer},
-    {"server", "drain_delay_s", Kind::Integer},
-    {"server", "access_log", Kind::Boolean},
-    {"server", "access_log_buffer_kb", Kind::Integer},
-    {"server", "access_log_flush_ms", Kind::Integer},
-    {"server", "log_level", Kind::String},
-    {"server", "analysis_threads", Kind::Integer},
-    {"server", "analyses_per_key", Kind::Integer},
-    {"server", "mcp_allowed_origins", Kind::StringList},
-    {"store", "backend", Kind::String},
-    {"store", "url", Kind::String},
-    {"store", "password", Kind::String},
-    {"store", "timeout_ms", Kind::Integer},
-    {"store", "data_dir", Kind::String},
-    {"store", "flush_interval_ms", Kind::Integer},
-    {"store", "acknowledge_after_commit", Kind::Boolean},
-    {"store", "ship_interval_ms", Kind::Integer},
-    {"store", "key_refresh_ms", Kind::Integer},
-    {"alerts", "check_interval_ms", Kind::Integer},
-    {"alerts", "retry_initial_ms", Kind::Integer},
-    {"alerts", "retry_max_ms", Kind::Integer},
-    {"alerts", "timeout_ms", Kind::Integer},
-    {"alerts", "give_up_after_s", Kind::Integer},
-    {"alerts", "delivery_threads", Kind::Integer},
-    {"alerts", "per_receiver", Kind::Integer},
-    {"alerts", "allow_private_receivers", Kind::StringList},
-    {"catalog", "dir", Kind::String},
+using Defaults = const ServiceConfig&;
+
+// Every setting of the sections [server], [store], [alerts] and [catalog] ([plans.NAME] are
+// read by accounts::plans_from_config): what check_known accepts, what the environment can
+// set, an integer's range and the built-in default (docs/operations.md and
+// config/toolcalc.toml state them; scripts/check_doc_limits.py compares).
+const Setting kSettings[] = {
+    {"server", "listen", Kind::String, 0, 0,
+     [](Defaults c) { return json_text(c.host + ":" + std::to_string(c.port)); }},
+    {"server", "threads", Kind::Integer, 0, 256, [](Defaults c) { return json_text(c.threads); }},
+    {"server", "base_path", Kind::String, 0, 0, [](Defaults c) { return json_text(c.base_path); }},
+    {"server", "max_connections", Kind::Integer, 1, 1'000'000,
+     [](Defaults c) { return json_text(static_cast<int64_t>(c.max_connections)); }},
+    {"server", "max_connections_per_address", Kind::Integer, 0, 1'000'000,
+     [](Defaults c) { return json_text(static_cast<int64_t>(c.max_connections_per_address)); }},
+    {"server", "read_timeout_s", Kind::Integer, 1, 3600,
+     [](Defaults c) { return json_text(c.read_timeout_s); }},
+    {"server", "idle_timeout_s", Kind::Integer, 1, 3600,
+     [](Defaults c) { return json_text(c.idle_timeout_s); }},
+    {"server", "shutdown_grace_s", Kind::Integer, 0, 3600,
+     [](Defaults c) { return json_text(c.shutdown_grace_s); }},
+    {"server", "drain_delay_s", Kind::Integer, 0, 3600,
+     [](Defaults c) { return json_text(c.drain_delay_s); }},
+    {"server", "access_log", Kind::Boolean, 0, 0,
+     [](Defaults c) { return json_text(c.access_log); }},
+    {"server", "access_log_buffer_kb", Kind::Integer, 1, 16 * 1024,
+     [](Defaults c) { return json_text(c.access_log_buffer_kb); }},
+    {"server", "access_log_flush_ms", Kind::Integer, 0, 1000,
+     [](Defaults c) { return json_text(c.access_log_flush_ms); }},
+    {"server", "log_level", Kind::String, 0, 0, [](Defaults c) { return json_text(c.log_level); }},
+    {"server", "analysis_threads", Kind::Integer, 0, 256,
+     [](Defaults c) { return json_text(c.analysis_threads); }},
+    {"server", "analyses_per_key", Kind::Integer, 0, 1024,
+     [](Defaults c) { return json_text(c.analyses_per_key); }},
+    {"server", "mcp_allowed_origins", Kind::StringList, 0, 0,
+     [](Defaults c) { return json_text(c.mcp_allowed_origins); }},
+    {"store", "backend", Kind::String, 0, 0, [](Defaults c) { return json_text(c.store_backend); }},
+    {"store", "url", Kind::String, 0, 0, [](Defaults c) { return json_text(c.redis_url); }},
+    {"store", "password", Kind::String, 0, 0,
+     [](Defaults c) { return json_text(c.redis_password); }},
+    {"store", "timeout_ms", Kind::Integer, 10, 60'000,
+     [](Defaults c) { return json_text(c.redis_timeout_ms); }},
+    {"store", "data_dir", Kind::String, 0, 0,
+     [](Defaults c) { return json_text(c.data_dir.string()); }},
+    {"store", "flush_interval_ms", Kind::Integer, 10, 60'000,
+     [](Defaults c) { return json_text(c.flush_interval_ms); }},
+    {"store", "acknowledge_after_commit", Kind::Boolean, 0, 0,
+     [](Defaults c) { return json_text(c.acknowledge_after_commit); }},
+    {"store", "ship_interval_ms", Kind::Integer, 1, 1'000,
+     [](Defaults c) { return json_text(c.ship_interval_ms); }},
+    {"store", "key_refresh_ms", Kind::Integer, 100, 2'000,
+     [](Defaults c) { return json_text(c.key_refresh_interval_ms); }},
+    {"alerts", "check_interval_ms", Kind::Integer, 100, 60'000,
+     [](Defaults c) { return json_text(c.alerts_check_interval_ms); }},
+    {"alerts", "retry_initial_ms", Kind::Integer, 100, 3'600'000,
+     [](Defaults c) { return json_text(c.alerts_retry_initial_ms); }},
+    {"alerts", "retry_max_ms", Kind::Integer, 100, 86'400'000,
+     [](Defaults c) { return json_text(c.alerts_retry_max_ms); }},
+    {"alerts", "timeout_ms", Kind::Integer, 100, 60'000,
+     [](Defaults c) { return json_text(c.alerts_timeout_ms); }},
+    {"alerts", "give_up_after_s", Kind::Integer, 1, 30 * 86'400,
+     [](Defaults c) { return json_text(c.alerts_give_up_after_s); }},
+    {"alerts", "delivery_threads", Kind::Integer, 1, 64,
+     [](Defaults c) { return json_text(c.alerts_delivery_threads); }},
+    {"alerts", "per_receiver", Kind::Integer, 1, 16,
+     [](Defaults c) { return json_text(c.alerts_per_receiver); }},
+    {"alerts", "allow_private_receivers", Kind::StringList, 0, 0,
+     [](Defaults c) {
+       // None by default; a parsed range is not written back as text.
+       return c.alerts_allow_private_receivers.empty() ? json_text(std::vector<std::string>{})
+                                                       : std::string("null");
+     }},
+    {"catalog", "dir", Kind::String, 0, 0,
+     [](Defaults c) { return json_text(c.catalog_dir.string()); }},
 };
+
+// The integer setting section.key, within its row's range, into `out` when it is given.
+template <typename T>
+void read_int(const toml::table& t, const char* section, const char* key, T& out) {
+  const toml::node* node = t.get(key);
+  if (!node) return;
+  const Setting* row = nullptr;
+  for (const auto& s : kSettings)
+    if (s.section == section && s.key == key && s.kind == Kind::Integer) row = &s;
+  if (row == nullptr) throw std::logic_error(std::string("read_int: no setting ") + key);
+  // value_exact: value<int64_t>() also takes 10.0 and true, and casts an out-of-range
+  // float to int64 (undefined behaviour in toml++ 3.3; found by fuzz_config).
+  const auto v = node->value_exact<int64_t>();
+  if (!v || *v < row->min || *v > row->max)
+    throw std::runtime_error(std::string("config: ") + section + "." + key +
+                             " must be an integer from " + std::to_string(row->min) + " to " +
+                             std::to_string(row->max));
+  out = static_cast<T>(*v);
+}
 
 constexpr std::string_view kSections[] = {"server", "store", "alerts", "catalog"};
 constexpr std::string_view kPlanFields[] = {"rate_per_minute", "monthly_quota"};
@@ -262,6 +330,19 @@ std::optional<std::string> environment_value(const Environment& env, const std::
   return value;
 }
 
+std::vector<SettingFacts> setting_facts() {
+  ServiceConfig defaults;
+  defaults.catalog_dir = default_catalog_dir();
+  std::vector<SettingFacts> out;
+  for (const auto& s : kSettings) {
+    SettingFacts f{
+        std::string(s.section) + "." + std::string(s.key), s.default_of(defaults), {}, {}};
+    if (s.kind == Kind::Integer) f.min = s.min, f.max = s.max;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::string environment_name(std::string_view section, std::string_view key) {
   return "TOOLCALC_" + upper_name(section) + "_" + upper_name(key);
 }
@@ -299,29 +380,28 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
   if (const toml::table* s = root["server"].as_table()) {
     check_known(*s, "server");
     if (auto listen = read_string(*s, "server", "listen")) apply_listen(config, *listen);
-    read_int(*s, "server", "threads", config.threads, 0, 256);
+    read_int(*s, "server", "threads", config.threads);
     if (auto bp = read_string(*s, "server", "base_path")) config.base_path = *bp;
-    read_int(*s, "server", "max_connections", config.max_connections, 1, 1'000'000);
-    read_int(*s, "server", "max_connections_per_address", config.max_connections_per_address, 0,
-             1'000'000);
-    read_int(*s, "server", "read_timeout_s", config.read_timeout_s, 1, 3600);
-    read_int(*s, "server", "idle_timeout_s", config.idle_timeout_s, 1, 3600);
-    read_int(*s, "server", "shutdown_grace_s", config.shutdown_grace_s, 0, 3600);
-    read_int(*s, "server", "drain_delay_s", config.drain_delay_s, 0, 3600);
+    read_int(*s, "server", "max_connections", config.max_connections);
+    read_int(*s, "server", "max_connections_per_address", config.max_connections_per_address);
+    read_int(*s, "server", "read_timeout_s", config.read_timeout_s);
+    read_int(*s, "server", "idle_timeout_s", config.idle_timeout_s);
+    read_int(*s, "server", "shutdown_grace_s", config.shutdown_grace_s);
+    read_int(*s, "server", "drain_delay_s", config.drain_delay_s);
     if (auto level = read_string(*s, "server", "log_level")) {
       if (!log::parse_level(*level))
         throw std::runtime_error("config: server.log_level must be debug, info, warn or error");
       config.log_level = *level;
     }
-    read_int(*s, "server", "analysis_threads", config.analysis_threads, 0, 256);
-    read_int(*s, "server", "analyses_per_key", config.analyses_per_key, 0, 1024);
+    read_int(*s, "server", "analysis_threads", config.analysis_threads);
+    read_int(*s, "server", "analyses_per_key", config.analyses_per_key);
     if (const toml::node* n = s->get("access_log")) {
       const auto v = n->value<bool>();
       if (!v) throw std::runtime_error("config: server.access_log must be true or false");
       config.access_log = *v;
     }
-    read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb, 1, 16 * 1024);
-    read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms, 0, 1000);
+    read_int(*s, "server", "access_log_buffer_kb", config.access_log_buffer_kb);
+    read_int(*s, "server", "access_log_flush_ms", config.access_log_flush_ms);
     if (auto origins =
             read_strings(*s, "mcp_allowed_origins",
                          "config: server.mcp_allowed_origins must be an array of strings",
@@ -350,27 +430,27 @@ ServiceConfig load_service_config(const std::optional<std::filesystem::path>& fi
     if (config.store_backend == "redis" && config.redis_url.empty())
       throw std::runtime_error(
           "config: store.backend \"redis\" needs store.url = \"redis://HOST:PORT/DB\"");
-    read_int(*s, "store", "timeout_ms", config.redis_timeout_ms, 10, 60'000);
+    read_int(*s, "store", "timeout_ms", config.redis_timeout_ms);
     if (auto dir = read_string(*s, "store", "data_dir")) config.data_dir = *dir;
-    read_int(*s, "store", "flush_interval_ms", config.flush_interval_ms, 10, 60'000);
+    read_int(*s, "store", "flush_interval_ms", config.flush_interval_ms);
     if (const toml::node* n = s->get("acknowledge_after_commit")) {
       const auto v = n->value<bool>();
       if (!v)
         throw std::runtime_error("config: store.acknowledge_after_commit must be true or false");
       config.acknowledge_after_commit = *v;
     }
-    read_int(*s, "store", "ship_interval_ms", config.ship_interval_ms, 1, 1'000);
-    read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms, 100, 2'000);
+    read_int(*s, "store", "ship_interval_ms", config.ship_interval_ms);
+    read_int(*s, "store", "key_refresh_ms", config.key_refresh_interval_ms);
   }
   if (const toml::table* s = root["alerts"].as_table()) {
     check_known(*s, "alerts");
-    read_int(*s, "alerts", "check_interval_ms", config.alerts_check_interval_ms, 100, 60'000);
-    read_int(*s, "alerts", "retry_initial_ms", config.alerts_retry_initial_ms, 100, 3'600'000);
-    read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms, 100, 86'400'000);
-    read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms, 100, 60'000);
-    read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s, 1, 30 * 86'400);
-    read_int(*s, "alerts", "delivery_threads", config.alerts_delivery_threads, 1, 64);
-    read_int(*s, "alerts", "per_receiver", config.alerts_per_receiver, 1, 16);
+    read_int(*s, "alerts", "check_interval_ms", config.alerts_check_interval_ms);
+    read_int(*s, "alerts", "retry_initial_ms", config.alerts_retry_initial_ms);
+    read_int(*s, "alerts", "retry_max_ms", config.alerts_retry_max_ms);
+    read_int(*s, "alerts", "timeout_ms", config.alerts_timeout_ms);
+    read_int(*s, "alerts", "give_up_after_s", config.alerts_give_up_after_s);
+    read_int(*s, "alerts", "delivery_threads", config.alerts_delivery_threads);
+    read_int(*s, "alerts", "per_receiver", config.alerts_per_receiver);
     if (auto ranges = read_strings(*s, "allow_private_receivers",
                                    "config: alerts.allow_private_receivers must be an array of "
                                    "CIDR ranges (\"127.0.0.0/8\", \"fd00::/8\")",

@@ -95,6 +95,17 @@ std::optional<std::string> environment_value(const Environment& env, const std::
 ServiceConfig load_service_config(const std::optional<std::filesystem::path>& file,
                                   const Environment& env = process_environment());
 
+// Every setting of [server], [store], [alerts] and [catalog]: its name ("store.flush_interval_ms"),
+// its built-in default as JSON, and an integer's accepted range. `toolcalc limits` lists them
+// for scripts/check_doc_limits.py, which holds docs/operations.md and config/toolcalc.toml to
+// them.
+struct SettingFacts {
+  std::string name;
+  std::string default_json;
+  std::optional<int64_t> min, max;
+};
+std::vector<SettingFacts> setting_facts();
+
 // The environment variable of a setting: TOOLCALC_ + section + _ + key, upper case, '-'
 // and '.' as '_' (server.listen → TOOLCALC_SERVER_LISTEN).
 std::string environment_name(std::string_view section, std::string_view key);

@@ -87,6 +87,8 @@ struct UsageDelta {
 inline constexpr int32_t kHistoryExecutions = 0;  // successful executions
 inline constexpr int32_t kHistoryUnits = 1;       // quota units they used
 // Any other metric is the HTTP status (400 … 599) of refused requests.
+// How long the history is kept (and served): the month a count belongs to and the 12 after.
+inline constexpr int kHistoryMonths = 13;
 
 struct HistoryDelta {
   int64_t key_id = 0;

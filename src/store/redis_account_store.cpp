@@ -76,7 +76,7 @@ redis.call('INCR', KEYS[2])
 return 2
 )lua");
 
-// KEYS: by_prefix, generation → {generation, then per key: id and the kKeyFields}: one
+// KEYS: by_prefix, generation → {generation, then per key: id and the 12 fields below}: one
 // consistent snapshot ('' for a field that is absent).
 const RedisScript kLoadKeys(R"lua(
 local out = {tonumber(redis.call('GET', KEYS[2]) or '0')}
@@ -212,8 +212,6 @@ int32_t first_day_of_next_month(int32_t day) {
   return static_cast<int32_t>(month_start_after(day, 1) / 86'400);
 }
 
-// Usage history is kept for the month it belongs to and the 12 after it.
-constexpr int kHistoryMonths = 13;
 // An alert's record outlives its month by more than the delivery retries last.
 constexpr int64_t kAlertKeepAfterMonthS = 40 * 86'400;
 

@@ -2,8 +2,10 @@
 // descriptors and the results of the discovery and account endpoints.
 #include <string>
 
+#include "accounts/rate_window.hpp"
 #include "api/limits.hpp"
 #include "api/openapi/writing.hpp"
+#include "catalog/analysis_costs.hpp"
 
 namespace toolcalc::api::openapi {
 namespace {
@@ -14,9 +16,9 @@ constexpr std::string_view kHeaderComponents = R"json({
 "X-Request-ID":{"description":"Unique id of this call; equals `meta.request_id`. Quote it to support.","required":true,"schema":{"type":"string","pattern":"^req_[A-Za-z0-9]{20,}$"}},
 "X-Tool-Version":{"description":"SemVer of the tool on responses about one tool (execute, its schema, `/v1/tools/{slug}`, including their errors); the service version elsewhere.","required":true,"schema":{"type":"string"}},
 "X-RateLimit-Limit":{"description":"Calls per minute allowed for the caller's plan (the `anonymous` plan, per client IP, without a key).","required":true,"schema":{"type":"integer","minimum":0}},
-"X-RateLimit-Remaining":{"description":"Calls left in the current 60-second window; never negative.","required":true,"schema":{"type":"integer","minimum":0}},
-"X-RateLimit-Reset":{"description":"Unix epoch seconds when the current 60-second window ends.","required":true,"schema":{"type":"integer","minimum":0}},
-"RateLimit-Policy":{"description":"The caller's quota policies as in draft-ietf-httpapi-ratelimit-headers-09 (a structured-field List): `\"minute\";q=<X-RateLimit-Limit>;w=60` and, for a key with a monthly quota, `\"month\";q=<the quota>;w=<seconds in the current UTC month>`.","required":true,"schema":{"type":"string","pattern":"^\"minute\";q=[0-9]+;w=60(, \"month\";q=[0-9]+;w=[0-9]+)?$"},"example":"\"minute\";q=600;w=60, \"month\";q=100000;w=2592000"},
+"X-RateLimit-Remaining":{"description":"Calls left in the current ${kRateWindowSeconds}-second window; never negative.","required":true,"schema":{"type":"integer","minimum":0}},
+"X-RateLimit-Reset":{"description":"Unix epoch seconds when the current ${kRateWindowSeconds}-second window ends.","required":true,"schema":{"type":"integer","minimum":0}},
+"RateLimit-Policy":{"description":"The caller's quota policies as in draft-ietf-httpapi-ratelimit-headers-09 (a structured-field List): `\"minute\";q=<X-RateLimit-Limit>;w=${kRateWindowSeconds}` and, for a key with a monthly quota, `\"month\";q=<the quota>;w=<seconds in the current UTC month>`.","required":true,"schema":{"type":"string","pattern":"^\"minute\";q=[0-9]+;w=${kRateWindowSeconds}(, \"month\";q=[0-9]+;w=[0-9]+)?$"},"example":"\"minute\";q=600;w=60, \"month\";q=100000;w=2592000"},
 "RateLimit":{"description":"What is left of each policy of RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-09): `r` the units remaining (the minute's equals X-RateLimit-Remaining, the month's `meta.quota_remaining` and `/v1/me`'s `quota.remaining`), `t` the seconds until the window or the month ends.","required":true,"schema":{"type":"string","pattern":"^\"minute\";r=[0-9]+;t=[0-9]+(, \"month\";r=[0-9]+;t=[0-9]+)?$"},"example":"\"minute\";r=599;t=42, \"month\";r=99990;t=1234567"},
 "Retry-After":{"description":"Whole seconds to wait before retrying (at least 1).","required":true,"schema":{"type":"integer","minimum":1}},
 "WWW-Authenticate":{"description":"The authentication scheme to use: `Bearer`.","required":true,"schema":{"type":"string"}}
@@ -38,8 +40,8 @@ constexpr std::string_view kStaticSchemas = R"json(
 "ToolSummary":{"type":"object","required":["tool","domain","version","name","description","standard","endpoint"],"additionalProperties":false,"properties":{"tool":{"type":"string"},"domain":{"type":"string"},"version":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"standard":{"type":["string","null"]},"endpoint":{"type":"string","description":"Path of the execute endpoint, /v1/{domain}/{slug}."}}},
 "ToolRecord":{"type":"object","description":"The tool description record (spec section 2.1).","required":["tool","domain","version","name","description","standard","inputs","outputs","endpoint"],"additionalProperties":false,"properties":{"tool":{"type":"string"},"domain":{"type":"string"},"version":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"standard":{"type":["string","null"]},"inputs":{"type":"array","items":{"$ref":"#/components/schemas/InputDescriptor"}},"outputs":{"type":"array","items":{"$ref":"#/components/schemas/OutputDescriptor"}},"endpoint":{"type":"string"}}},
 "ToolExample":{"type":"object","description":"A worked example and verification vector: the request, the outputs an independent published source gives for it (`expected`), and that source. A number matches when it is within `tolerance_pct` % of the expected value plus half a unit in the last decimal place of the output's precision; a string matches exactly.","required":["title","method","path","body"],"additionalProperties":false,"properties":{"title":{"type":"string"},"method":{"type":"string","const":"POST"},"path":{"type":"string"},"body":{"type":"object"},"expected":{"type":"object","description":"Output key → the value the source gives.","additionalProperties":{"type":["number","string"]}},"tolerance_pct":{"type":"number","minimum":0},"source":{"type":"string","description":"The publication, with the page, table or figure."}}},
-"ToolDetails":{"type":"object","description":"The description record plus links, references and worked example requests.","required":["tool","domain","version","name","description","standard","inputs","outputs","endpoint","schema","docs","analysis_cost_class","references","examples"],"properties":{"tool":{"type":"string"},"domain":{"type":"string"},"version":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"standard":{"type":["string","null"]},"inputs":{"type":"array","items":{"$ref":"#/components/schemas/InputDescriptor"}},"outputs":{"type":"array","items":{"$ref":"#/components/schemas/OutputDescriptor"}},"endpoint":{"type":"string"},"schema":{"type":"string"},"docs":{"type":"string"},"analysis_cost_class":{"type":"integer","minimum":1,"maximum":1024,"description":"The price of this tool's tolerance analyses and solves: ⌈evaluations × analysis_cost_class / 1000⌉ units of the monthly quota (a power of two, measured from the CPU one evaluation takes at the tool's dearest inputs; 1 for most tools)."},"references":{"type":"array","items":{"type":"string"}}},"allOf":[{"properties":{"examples":{"type":"array","items":{"$ref":"#/components/schemas/ToolExample"}}}}],"unevaluatedProperties":false},
-"ToolList":{"type":"object","required":["items","page","limit","total","pages"],"additionalProperties":false,"properties":{"items":{"type":"array","items":{"$ref":"#/components/schemas/ToolSummary"}},"page":{"type":"integer","minimum":1},"limit":{"type":"integer","minimum":1,"maximum":100},"total":{"type":"integer","minimum":0},"pages":{"type":"integer","minimum":0}}},
+"ToolDetails":{"type":"object","description":"The description record plus links, references and worked example requests.","required":["tool","domain","version","name","description","standard","inputs","outputs","endpoint","schema","docs","analysis_cost_class","references","examples"],"properties":{"tool":{"type":"string"},"domain":{"type":"string"},"version":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"standard":{"type":["string","null"]},"inputs":{"type":"array","items":{"$ref":"#/components/schemas/InputDescriptor"}},"outputs":{"type":"array","items":{"$ref":"#/components/schemas/OutputDescriptor"}},"endpoint":{"type":"string"},"schema":{"type":"string"},"docs":{"type":"string"},"analysis_cost_class":{"type":"integer","minimum":1,"maximum":${kMaxAnalysisCostClass},"description":"The price of this tool's tolerance analyses and solves: ⌈evaluations × analysis_cost_class / ${kEvaluationsPerQuotaUnit}⌉ units of the monthly quota (a power of two, measured from the CPU one evaluation takes at the tool's dearest inputs; 1 for most tools)."},"references":{"type":"array","items":{"type":"string"}}},"allOf":[{"properties":{"examples":{"type":"array","items":{"$ref":"#/components/schemas/ToolExample"}}}}],"unevaluatedProperties":false},
+"ToolList":{"type":"object","required":["items","page","limit","total","pages"],"additionalProperties":false,"properties":{"items":{"type":"array","items":{"$ref":"#/components/schemas/ToolSummary"}},"page":{"type":"integer","minimum":1},"limit":{"type":"integer","minimum":1,"maximum":${kMaxPageSize}},"total":{"type":"integer","minimum":0},"pages":{"type":"integer","minimum":0}}},
 "Domain":{"type":"object","required":["domain","name","description","live","target","tools"],"additionalProperties":false,"properties":{"domain":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"live":{"type":"integer","minimum":0,"description":"Registered tools of the domain."},"target":{"type":"integer","minimum":0,"description":"Roadmap tool count."},"tools":{"type":"string","description":"Path listing the domain's tools."}}},
 "DomainList":{"type":"object","required":["items"],"additionalProperties":false,"properties":{"items":{"type":"array","items":{"$ref":"#/components/schemas/Domain"}}}},
 "Quota":{"type":"object","required":["limit","used","remaining","period","resets_at"],"additionalProperties":false,"properties":{"limit":{"type":["integer","null"],"minimum":0},"used":{"type":"integer","minimum":0},"remaining":{"type":["integer","null"],"minimum":0},"period":{"type":"string","pattern":"^[0-9]{4}-[0-9]{2}$"},"resets_at":{"type":"string","format":"date-time"}}},
@@ -69,18 +71,17 @@ constexpr std::string_view kStaticSchemas = R"json(
 
 }  // namespace
 
+// The bounds the texts state are the server's, not copies of them.
 void write_header_components(JsonWriter& w) {
-  w.raw(kHeaderComponents);
+  w.raw(fill_values(kHeaderComponents,
+                    {{"kRateWindowSeconds", std::to_string(accounts::kRateWindowSeconds)}}));
 }
 
 void write_static_schemas(JsonWriter& w) {
-  // The page size's bound is the server's, not a copy of it.
-  std::string schemas(kStaticSchemas);
-  const std::string bound = R"("limit":{"type":"integer","minimum":1,"maximum":100})";
-  schemas.replace(
-      schemas.find(bound), bound.size(),
-      R"("limit":{"type":"integer","minimum":1,"maximum":)" + std::to_string(kMaxPageSize) + "}");
-  w.raw(schemas);
+  w.raw(fill_values(kStaticSchemas,
+                    {{"kMaxAnalysisCostClass", std::to_string(catalog::kMaxAnalysisCostClass)},
+                     {"kEvaluationsPerQuotaUnit", std::to_string(kEvaluationsPerQuotaUnit)},
+                     {"kMaxPageSize", std::to_string(kMaxPageSize)}}));
 }
 
 }  // namespace toolcalc::api::openapi

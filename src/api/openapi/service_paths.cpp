@@ -3,6 +3,7 @@
 #include "api/limits.hpp"
 #include "api/openapi/writing.hpp"
 #include "api/routes.hpp"
+#include "store/account_store.hpp"
 
 namespace toolcalc::api::openapi {
 
@@ -97,11 +98,13 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   w.field("description",
           "Per UTC day with activity and per tool: successful executions, the quota units they "
           "used and the requests refused, by HTTP status. Counts are written every second or "
-          "so; the current and the 12 previous months are kept.");
+          "so; the current and the " +
+              std::to_string(store::kHistoryMonths - 1) + " previous months are kept.");
   w.key("tags").begin_array().string("account").end_array();
   security_required(w);
   w.key("parameters").begin_array().begin_object().field("name", "month").field("in", "query");
-  w.field("description", "The month (UTC), default the current one; one of the last 13.");
+  w.field("description", "The month (UTC), default the current one; one of the last " +
+                             std::to_string(store::kHistoryMonths) + ".");
   w.key("schema").begin_object().field("type", "string").field("pattern", "^[0-9]{4}-[0-9]{2}$");
   w.end_object().end_object().end_array();
   w.key("responses").begin_object();

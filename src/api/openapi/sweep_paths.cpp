@@ -85,12 +85,13 @@ void write_sweep_request_schema(JsonWriter& w, const ToolDescriptor& t) {
           "Last x, within the input's bounds; differs from `from` (a descending range is "
           "allowed).");
   w.end_object();
-  w.key("points").begin_object().field("type", "integer").field("minimum", 2);
+  w.key("points").begin_object().field("type", "integer").field("minimum", kSweepMinPoints);
   w.field("maximum", kSweepMaxPoints);
-  w.field("description",
-          "How many x values, evenly spaced from `from` to `to` and rounded to 12 significant "
-          "digits (integer inputs: to integers, and at most |to - from| + 1 points). Each point "
-          "uses one unit of the monthly quota.");
+  w.field("description", "How many x values, evenly spaced from `from` to `to` and rounded to " +
+                             std::to_string(kSweepSignificantDigits) +
+                             " significant digits (integer inputs: to integers, and at most |to - "
+                             "from| + 1 points). Each point "
+                             "uses one unit of the monthly quota.");
   w.end_object();
   w.end_object().end_object();  // vary.properties, vary
   w.end_object();               // properties
@@ -190,7 +191,7 @@ void write_sweep_schemas(JsonWriter& w, const ToolDescriptor& t, const std::stri
   w.key("enum");
   write_numeric_keys(w, t);
   w.end_object();
-  w.key("points").begin_object().field("type", "array").field("minItems", 2);
+  w.key("points").begin_object().field("type", "array").field("minItems", kSweepMinPoints);
   w.field("maxItems", kSweepMaxPoints)
       .field("description", "One per x, in order from `from` to `to`.");
   w.key("items").begin_object().key("oneOf").begin_array();

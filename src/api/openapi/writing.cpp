@@ -1,5 +1,7 @@
 #include "api/openapi/writing.hpp"
 
+#include <stdexcept>
+
 #include "api/openapi/error_responses.hpp"
 
 namespace toolcalc::api::openapi {
@@ -12,6 +14,21 @@ constexpr std::string_view kCommonHeaderNames[] = {
     "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"};
 
 }  // namespace
+
+std::string fill_values(std::string_view text, std::initializer_list<TextValue> values) {
+  std::string out(text);
+  for (const auto& [name, value] : values) {
+    const std::string marker = "${" + std::string(name) + "}";
+    size_t at = out.find(marker);
+    if (at == std::string::npos)
+      throw std::logic_error("fill_values: no " + marker + " in the text");
+    for (; at != std::string::npos; at = out.find(marker, at + value.size()))
+      out.replace(at, marker.size(), value);
+  }
+  if (const size_t left = out.find("${"); left != std::string::npos)
+    throw std::logic_error("fill_values: unfilled " + out.substr(left, 40));
+  return out;
+}
 
 void ref(JsonWriter& w, std::string_view target) {
   w.begin_object().field("$ref", target).end_object();

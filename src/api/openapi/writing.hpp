@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "catalog/descriptor.hpp"
 #include "catalog/registry.hpp"
@@ -20,6 +21,13 @@ struct ErrorRefs {
   std::set<int> rest;
   std::set<int> mcp;
 };
+
+// `text` with each "${NAME}" replaced by the value given for NAME: the limits a raw JSON text
+// states, written from the constants the server enforces. Throws std::logic_error when a
+// NAME given does not occur in `text` or a "${" is left unfilled (the documents are rendered
+// by the tests, so a mistake fails there).
+using TextValue = std::pair<std::string_view, std::string>;
+std::string fill_values(std::string_view text, std::initializer_list<TextValue> values);
 
 // {"$ref": target}
 void ref(JsonWriter& w, std::string_view target);

@@ -8,10 +8,19 @@
 #include <boost/json.hpp>
 #include <functional>
 
+#include "accounts/api_key.hpp"
+#include "accounts/key_admin.hpp"
+#include "accounts/rate_window.hpp"
+#include "api/admin_guard.hpp"
 #include "api/fake_access.hpp"
+#include "api/limits.hpp"
+#include "api/openapi/writing.hpp"
 #include "api/service.hpp"
+#include "api/sweep_request.hpp"
+#include "catalog/analysis_costs.hpp"
 #include "catalog/domains.hpp"
 #include "catalog/json_schema.hpp"
+#include "store/account_store.hpp"
 #include "tools/all.hpp"
 
 using namespace toolcalc;
@@ -359,4 +368,80 @@ TEST(OpenApi, SweepPathPerToolWithARunnableExample) {
     const api::Response res = service.handle(req);
     EXPECT_EQ(res.status, 200) << t.slug << " " << body << " → " << res.full_body();
   }
+}
+
+// The limits the documents state are written from the constants the server enforces, and
+// no placeholder is left unfilled.
+TEST(OpenApi, LimitsInTheTextsAreTheConstants) {
+  const std::string admin_text = api::openapi::render_admin({"1", "", ""});
+  const std::string public_text = api::openapi::render(make_registry(), {"1", "", ""});
+  EXPECT_EQ(admin_text.find("${"), std::string::npos);
+  EXPECT_EQ(public_text.find("${"), std::string::npos);
+  const json::value admin = json::parse(admin_text);
+  const json::value settings = admin.at_pointer("/components/schemas/KeySettings/properties");
+  EXPECT_EQ(settings.at_pointer("/label/maxLength").to_number<int64_t>(),
+            static_cast<int64_t>(accounts::kMaxLabelLength));
+  EXPECT_EQ(settings.at_pointer("/rate_per_minute/maximum").to_number<int64_t>(),
+            accounts::kMaxRatePerMinute);
+  EXPECT_EQ(settings.at_pointer("/monthly_quota/maximum").to_number<int64_t>(),
+            accounts::kMaxMonthlyQuota);
+  EXPECT_NE(settings.at_pointer("/webhook_url/description").as_string().find("(80, 90 and 100 %"),
+            json::string::npos);
+  const json::value prefix = admin.at_pointer("/components/parameters/Prefix");
+  EXPECT_EQ(
+      prefix.at("description").as_string(),
+      "The key's first " + std::to_string(accounts::kKeyPrefixLength) + " characters, as listed.");
+  EXPECT_EQ(prefix.at_pointer("/schema/pattern").as_string(),
+            "^tc_(live|test)_[0-9A-Za-z]{" +
+                std::to_string(accounts::kKeyPrefixLength - accounts::kLiveKeyPrefix.size()) +
+                "}$");
+  EXPECT_NE(admin.at_pointer("/components/responses/TooManyFailures/description")
+                .as_string()
+                .find("failed to authenticate " + std::to_string(api::AdminGuard::kMaxFailures) +
+                      " times within " + std::to_string(api::AdminGuard::kWindowSeconds) + " s"),
+            json::string::npos);
+  EXPECT_EQ(admin.at_pointer("/components/schemas/IssuedKey/properties/webhook_secret/pattern")
+                .as_string(),
+            "^whsec_[0-9A-Za-z]{" + std::to_string(accounts::kWebhookSecretRandomChars) + "}$");
+  EXPECT_NE(admin_text.find("default " + std::to_string(accounts::kDefaultRotationGraceS / 3600) +
+                            "h; 0 ends it"),
+            std::string::npos);
+  EXPECT_NE(
+      admin_text.find("at most " + std::to_string(accounts::kMaxRotationGraceS / 86'400) + " days"),
+      std::string::npos);
+
+  const json::value doc = json::parse(public_text);
+  EXPECT_EQ(doc.at_pointer("/components/schemas/ToolDetails/properties/analysis_cost_class/maximum")
+                .to_number<int64_t>(),
+            catalog::kMaxAnalysisCostClass);
+  EXPECT_EQ(
+      doc.at_pointer("/components/schemas/ToolList/properties/limit/maximum").to_number<int64_t>(),
+      api::kMaxPageSize);
+  EXPECT_EQ(doc.at_pointer("/components/headers/X-RateLimit-Reset/description").as_string(),
+            "Unix epoch seconds when the current " + std::to_string(accounts::kRateWindowSeconds) +
+                "-second window ends.");
+  const json::value usage = doc.at_pointer("/paths/~1v1~1usage/get");
+  EXPECT_NE(usage.at("description")
+                .as_string()
+                .find("the current and the " + std::to_string(store::kHistoryMonths - 1) +
+                      " previous months"),
+            json::string::npos);
+  EXPECT_NE(usage.at_pointer("/parameters/0/description")
+                .as_string()
+                .find("one of the last " + std::to_string(store::kHistoryMonths) + "."),
+            json::string::npos);
+  const json::value points = doc.at_pointer(
+      "/components/schemas/McuDeepSleepBatterySweepRequest/properties/vary/properties/points");
+  EXPECT_EQ(points.at("minimum").to_number<int64_t>(), api::kSweepMinPoints);
+  EXPECT_NE(points.at("description")
+                .as_string()
+                .find("rounded to " + std::to_string(api::kSweepSignificantDigits) +
+                      " significant digits"),
+            json::string::npos);
+}
+
+TEST(OpenApi, FillValuesRefusesAMissingOrAnUnfilledName) {
+  EXPECT_EQ(api::openapi::fill_values("a ${x} b ${x}", {{"x", "1"}}), "a 1 b 1");
+  EXPECT_THROW(api::openapi::fill_values("a ${x}", {{"y", "1"}}), std::logic_error);
+  EXPECT_THROW(api::openapi::fill_values("a ${x} ${z}", {{"x", "1"}}), std::logic_error);
 }
