@@ -63,7 +63,7 @@ enum class SegmentKind : uint8_t {
   Directory,  // a pattern's trailing "/": "" (its page) or an embedded file's name below it
 };
 
-// Literals a name may not be where it stands (see reserved_literals); more would not fit.
+// Literals a name may not be where it stands (reserve_literals); more would not fit.
 constexpr size_t kMaxReserved = 4;
 
 struct Segment {
@@ -116,6 +116,9 @@ Pattern compile_pattern(const Endpoint& e) {
   }
   p.has_tail = p.count > 0 && (p.segments[p.count - 1].kind == SegmentKind::Rest ||
                                p.segments[p.count - 1].kind == SegmentKind::Directory);
+  for (size_t i = 0; p.has_tail && i + 1 < p.count; ++i)
+    if (p.segments[i].kind != SegmentKind::Literal)
+      bad_pattern(e.path, "the segments before {operation} or a trailing '/' are literals");
   return p;
 }
 
@@ -151,29 +154,38 @@ void reserve_literals(Pattern& p, const std::array<Pattern, kRouteKindCount>& al
   }
 }
 
-// The rows' patterns, compiled once, in the order they are tried: those without a tail
-// first (an exact path is preferred to a directory's file or an operation), each group in
-// the table's order. `root`: the rows served at the root too; `base_only`: the others.
+// Patterns tried in turn, in the table's order.
+struct PatternList {
+  std::array<const Pattern*, kRouteKindCount> items{};
+  size_t count = 0;
+  void add(const Pattern* p) { items[count++] = p; }
+};
+
+// The patterns of one mount (the rows served at the root too, or the others): those
+// without a tail by their number of segments, so that a path meets only the patterns of
+// its length; then those with a tail, which are tried after every pattern without one (an
+// exact path is preferred to a directory's file or an operation).
+struct MountPatterns {
+  std::array<PatternList, kMaxPathSegments + 1> exact;  // by segment count
+  PatternList tails;
+};
+
+// The rows' patterns, compiled once.
 struct RouteTable {
   std::array<Pattern, kRouteKindCount> all;
-  size_t all_count = 0;
-  std::array<const Pattern*, kRouteKindCount> root{}, base_only{};
-  size_t root_count = 0, base_only_count = 0;
+  MountPatterns root, base_only;
 
   RouteTable() {
-    std::array<Pattern, kRouteKindCount> compiled;
     size_t n = 0;
     for (const Endpoint& e : kEndpoints)
-      if (!e.path.empty()) compiled[n++] = compile_pattern(e);  // the unknown path has none
-    for (size_t i = 0; i < n; ++i) reserve_literals(compiled[i], compiled, n);
-    for (bool tail : {false, true})
-      for (size_t i = 0; i < n; ++i)
-        if (compiled[i].has_tail == tail) all[all_count++] = compiled[i];
-    for (size_t i = 0; i < all_count; ++i) {
-      if (all[i].at_root)
-        root[root_count++] = &all[i];
+      if (!e.path.empty()) all[n++] = compile_pattern(e);  // the unknown path has none
+    for (size_t i = 0; i < n; ++i) reserve_literals(all[i], all, n);
+    for (size_t i = 0; i < n; ++i) {
+      MountPatterns& m = all[i].at_root ? root : base_only;
+      if (all[i].has_tail)
+        m.tails.add(&all[i]);
       else
-        base_only[base_only_count++] = &all[i];
+        m.exact[all[i].count].add(&all[i]);
     }
   }
 };
@@ -183,11 +195,10 @@ const RouteTable& route_table() {
   return table;
 }
 
-bool matches(const Pattern& p, std::string_view path, const Segments& parts, Route& route) {
-  const size_t fixed = p.has_tail ? p.count - 1 : p.count;
-  if (p.has_tail ? parts.count < p.count : parts.count != p.count) return false;
+// A pattern without a tail, of as many segments as the path.
+bool match_exact(const Pattern& p, const Segments& parts, Route& route) {
   std::string_view domain, slug;
-  for (size_t i = 0; i < fixed; ++i) {
+  for (size_t i = 0; i < p.count; ++i) {
     const Segment& s = p.segments[i];
     const std::string_view text = parts.text[i];
     if (s.kind == SegmentKind::Literal) {
@@ -199,24 +210,39 @@ bool matches(const Pattern& p, std::string_view path, const Segments& parts, Rou
       if (text == s.reserved[r]) return false;
     (s.is_domain ? domain : slug) = text;
   }
-  if (p.has_tail) {
-    const std::string_view rest = path.substr(parts.start[fixed]);
-    if (p.segments[fixed].kind == SegmentKind::Directory && !rest.empty() &&
-        !is_embedded_file(rest))
-      return false;
-    slug = rest;
-  }
   route.kind = p.kind;
   route.domain = domain;
   route.slug = slug;
   return true;
 }
 
-// The first of `patterns` that matches `path`, split into `parts`.
-bool match_any(const Pattern* const* patterns, size_t count, std::string_view path,
-               const Segments& parts, Route& route) {
-  for (size_t i = 0; i < count; ++i)
-    if (matches(*patterns[i], path, parts, route)) return true;
+// A pattern with a tail: its literal segments, then the rest of the path.
+bool match_tail(const Pattern& p, std::string_view path, const Segments& parts, Route& route) {
+  const size_t fixed = p.count - 1;
+  if (parts.count < p.count) return false;
+  for (size_t i = 0; i < fixed; ++i)
+    if (p.segments[i].kind != SegmentKind::Literal || parts.text[i] != p.segments[i].literal)
+      return false;
+  const std::string_view rest = path.substr(parts.start[fixed]);
+  if (p.segments[fixed].kind == SegmentKind::Directory && !rest.empty() && !is_embedded_file(rest))
+    return false;
+  route.kind = p.kind;
+  route.slug = rest;
+  return true;
+}
+
+bool match_exact(const MountPatterns& m, const Segments& parts, Route& route) {
+  if (parts.count > kMaxPathSegments) return false;
+  const PatternList& list = m.exact[parts.count];
+  for (size_t i = 0; i < list.count; ++i)
+    if (match_exact(*list.items[i], parts, route)) return true;
+  return false;
+}
+
+bool match_tail(const MountPatterns& m, std::string_view path, const Segments& parts,
+                Route& route) {
+  for (size_t i = 0; i < m.tails.count; ++i)
+    if (match_tail(*m.tails.items[i], path, parts, route)) return true;
   return false;
 }
 
@@ -232,22 +258,27 @@ Route match_route(std::string_view target, std::string_view base_path) {
   std::string_view path = target.substr(0, q);
   if (q != std::string_view::npos) route.query = target.substr(q + 1);
 
-  // The rows served at the root as well (Mount::RootAndBasePath), then every row under the
-  // base path.
+  // The rows served at the root as well (Mount::RootAndBasePath) at the path, then every row
+  // under the base path; the patterns with a tail after all the others.
   const RouteTable& table = route_table();
   Segments parts;
   if (!split(path, parts)) return route;
-  if (match_any(table.root.data(), table.root_count, path, parts, route)) return route;
-  if (base_path.empty()) {
-    match_any(table.base_only.data(), table.base_only_count, path, parts, route);
-    return route;
+  if (match_exact(table.root, parts, route)) return route;
+  std::string_view under = path;  // the path under the base path
+  Segments under_parts;
+  const Segments* below = &parts;
+  if (!base_path.empty()) {
+    below = nullptr;
+    if (path.substr(0, base_path.size()) == base_path) {
+      under.remove_prefix(base_path.size());
+      if (split(under, under_parts)) below = &under_parts;
+    }
+    if (below && match_exact(table.root, *below, route)) return route;
   }
-  if (path.substr(0, base_path.size()) != base_path) return route;
-  path.remove_prefix(base_path.size());
-  Segments under_base;
-  if (!split(path, under_base)) return route;
-  if (match_any(table.root.data(), table.root_count, path, under_base, route)) return route;
-  match_any(table.base_only.data(), table.base_only_count, path, under_base, route);
+  if (below && match_exact(table.base_only, *below, route)) return route;
+  if (match_tail(table.root, path, parts, route)) return route;
+  if (below && !base_path.empty() && match_tail(table.root, under, *below, route)) return route;
+  if (below) match_tail(table.base_only, under, *below, route);
   return route;
 }
 

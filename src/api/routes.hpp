@@ -6,7 +6,8 @@
 // "/": the directory of the playground's files, "" being its page). A literal segment wins
 // over a name: a name is never a literal that another row's path has at its place after
 // the same segments and that leads on to more of them ("tools" is no {domain}: the
-// /v1/tools/{slug} row). Matching allocates nothing.
+// /v1/tools/{slug} row), and a pattern ending in {operation} or "/" is tried after every
+// other (an exact path wins over a file or an operation). Matching allocates nothing.
 #include <cstddef>
 #include <string>
 #include <string_view>
