@@ -1,7 +1,7 @@
 #pragma once
-// The Model Context Protocol front: the registry's tools for agents over
-// Streamable HTTP at {base}/mcp, JSON responses only. Service::mcp_endpoint (mcp.cpp)
-// parses one JSON-RPC message per POST and runs tools/call through Service::run_tool, the
+// The Model Context Protocol front: the registry's tools for agents over Streamable HTTP
+// at {base}/mcp, JSON responses only. handlers::mcp_endpoint (api/handlers/mcp_endpoint.cpp)
+// parses one JSON-RPC message per POST and runs tools/call through handlers::run_tool, the
 // execute path of the REST API. What is here is the part without a request: tool names,
 // the tools/list result rendered once, the Origin rule and the JSON-RPC error body.
 #include <cstdint>

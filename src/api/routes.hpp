@@ -1,6 +1,14 @@
 #pragma once
-// Path matching for the endpoints of spec §4, under a configurable base path. What each
-// kind of route is (its name, methods, callers, counting, handler): api/endpoints.hpp.
+// Path matching for the endpoints of spec §4, under a configurable base path, from the
+// endpoint table's path patterns (api/endpoints.hpp: each row's path and mount), compiled
+// into a segment table once. A pattern's segments are literals, {domain} and {slug} (a
+// name: name_pattern()), and, last, {operation} (the rest of the path) or "" (a trailing
+// "/": the directory of the playground's files, "" being its page). A literal segment wins
+// over a name: a name is never a literal that another row's path has at its place after
+// the same segments and that leads on to more of them ("tools" is no {domain}: the
+// /v1/tools/{slug} row), and a pattern ending in {operation} or "/" is tried after every
+// other (an exact path wins over a file or an operation). Matching allocates nothing.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -24,10 +32,13 @@ enum class RouteKind {
   Mcp,         // /mcp (Model Context Protocol, Streamable HTTP)
   Asset,       // the playground: / and its files, also under the base path (docs/playground.md)
   LlmsTxt,     // /llms.txt, also under the base path: the catalog as text for agents
-  Admin,       // /admin/v1/… (api/admin.cpp); `slug` is the rest of the path after /admin/v1/
+  Admin,       // /admin/v1/{operation} (api/handlers/admin.cpp): `slug` is the operation
   Metrics,     // /metrics (Prometheus), also under the base path
   Count,       // not a route: the number of kinds, each with its row in api/endpoints.cpp
 };
+
+// The most segments an endpoint's path has ("/v1/{domain}/{slug}/sweep": 4).
+inline constexpr size_t kMaxPathSegments = 4;
 
 // The route's name in metrics labels ("execute", "tools", …): its row's.
 std::string_view route_name(RouteKind kind);

@@ -6,15 +6,11 @@
 #include <exception>
 #include <memory>
 
-#include "accounts/api_key.hpp"
 #include "accounts/rate_window.hpp"
 #include "accounts/utc_month.hpp"
 #include "api/endpoints.hpp"
 #include "api/envelope.hpp"
-#include "api/execute.hpp"
 #include "api/limits.hpp"
-#include "api/llms_txt.hpp"
-#include "api/openapi/openapi.hpp"
 #include "api/query.hpp"
 #include "api/request_id.hpp"
 #include "api/routes.hpp"
@@ -68,16 +64,11 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
       clock_(clock),
       options_(std::move(options)),
       access_log_(options_.access_log),
-      started_ms_(clock.now_ms()),
-      openapi_json_(openapi::render(registry, {options_.version, options_.base_path, {}})),
-      llms_txt_(render_llms_txt(registry, options_.base_path)),
-      admin_openapi_json_(openapi::render_admin({options_.version, options_.base_path, {}})),
-      mcp_tools_(registry),
-      assets_(options_.base_path, options_.playground_dev_key),
       uncached_headers_(common_headers("no-store")),
       revalidated_headers_(common_headers("no-cache")),
       request_metrics_(registry),
-      anonymous_rate_limit_(access.authenticate(std::nullopt, "").caller.plan.rate_per_minute) {
+      anonymous_rate_limit_(access.authenticate(std::nullopt, "").caller.plan.rate_per_minute),
+      env_(*this, registry, access, clock, options_) {
   if (options_.analysis_threads > 0) {
     const int per_key =
         options_.analyses_per_key > 0 ? options_.analyses_per_key : options_.analysis_threads + 2;
@@ -85,35 +76,6 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
     const int queue = std::max(options_.analysis_threads * kAnalysisQueuePerThread, 4 * per_key);
     analyses_ = std::make_unique<AnalysisPool>(options_.analysis_threads, queue, per_key);
   }
-  // The first page of the listing, all domains and each domain: what a client asks for
-  // almost always, rendered once (the registry is immutable), as are each tool's schema
-  // and details.
-  first_tools_pages_.emplace("", result_body_prefix(render_tools_page({})));
-  for (const auto& d : registry_.domains()) {
-    ToolsQuery q;
-    q.domain = d.name;
-    first_tools_pages_.emplace(d.name, result_body_prefix(render_tools_page(q)));
-  }
-  if (admin_enabled()) {
-    admin_token_digest_ = accounts::hash_api_key(options_.admin_token);
-    // Names the token in the audit log without revealing it: 32 bits of its SHA-256, of a
-    // token of at least 32 random characters (cli/admin_token.hpp).
-    static constexpr char hex[] = "0123456789abcdef";
-    admin_token_id_ = "admin-";
-    for (size_t i = 0; i < 4; ++i) {
-      const auto b = static_cast<unsigned char>(admin_token_digest_[i]);
-      admin_token_id_ += hex[b >> 4];
-      admin_token_id_ += hex[b & 15];
-    }
-  }
-  tool_bodies_.reserve(registry_.tools().size());
-  for (const auto& t : registry_.tools())
-    tool_bodies_.push_back({result_body_prefix(t.record_json), result_body_prefix(t.details_json),
-                            execute_body_prefix(t.tool.descriptor)});
-}
-
-const Service::ToolBodies& Service::bodies_of(const catalog::RegisteredTool& tool) const {
-  return tool_bodies_[static_cast<size_t>(&tool - registry_.tools().data())];
 }
 
 // The pipeline of every request, written once (docs/architecture.md, "A request's path"):
@@ -472,7 +434,7 @@ bool Service::answer_uncounted(Context& ctx) {
               e.method == Method::GetOrHead ? "use GET for this page" : "use GET for this endpoint",
               {}});
   } else {
-    (this->*e.handler)(ctx);
+    e.handler(env_, ctx);
   }
   return true;
 }
@@ -534,245 +496,7 @@ void Service::dispatch(Context& ctx) {
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     return ctx.fail({ErrorCode::Unauthorized, "missing API key", {}});
   }
-  (this->*e.handler)(ctx);
-}
-
-void Service::no_such_path(Context& ctx) {
-  ctx.fail(not_found("no such path"));
-}
-
-bool Service::run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body,
-                       std::string& out, accounts::QuotaReservation& quota, ApiError& error) {
-  catalog::Inputs inputs;
-  if (!prepare_inputs(tool.descriptor, body, inputs, error)) {
-    ctx.tool_status = error.status();
-    return false;
-  }
-
-  if (ctx.early_quota) {
-    quota = *ctx.early_quota;
-    ctx.early_quota.reset();
-  } else {
-    quota = access_.reserve_quota(ctx.caller, 1);
-  }
-  ctx.note_quota(quota);
-  if (!quota.allowed) {
-    ctx.tool_status = 429;
-    ctx.res.set_header("Retry-After", decimal_string(std::max<int64_t>(1, quota.retry_after_s)));
-    error = {ErrorCode::QuotaExceeded,
-
-             "monthly quota of " + decimal_string(quota.limit) +
-                 " executions is used up; it resets at " + quota.resets_at,
-             {}};
-    return false;
-  }
-  const size_t mark = out.size();
-  bool computed = false;
-  try {
-    computed = compute_result(tool, inputs, out, error);
-  } catch (...) {
-    release_units(ctx, quota, 1);
-    ctx.tool_status = 500;
-    throw;
-  }
-  if (!computed) {
-    release_units(ctx, quota, 1);
-    out.resize(mark);
-    ctx.tool_status = error.status();
-    return false;
-  }
-  ctx.tool_status = 200;
-  ctx.units_kept = quota.units;
-  return true;
-}
-
-void Service::execute(Context& ctx) {
-  const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
-  const catalog::Tool& tool = registered.tool;
-  if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({ErrorCode::UnsupportedMediaType,
-                     "send the inputs as a JSON object with Content-Type: application/json",
-                     {}});
-
-  std::string& body = ctx.res.body;
-  body.reserve(1024);  // the envelope of any tool's result (kept when the Response is reused)
-  body += bodies_of(registered).execute_prefix;
-  accounts::QuotaReservation quota;
-  ApiError error;
-  if (!run_tool(ctx, tool, ctx.req.body, body, quota, error)) return ctx.fail(error);
-  ctx.finish_execution(quota.unlimited ? std::nullopt : std::optional<int64_t>(quota.remaining));
-}
-
-void Service::schema(Context& ctx) {
-  ctx.ok_result_shared(bodies_of(*ctx.registered).schema);  // dispatch found the tool
-}
-
-void Service::tool_by_slug(Context& ctx) {
-  const auto* registered = registry_.find_slug(ctx.route.slug);
-  if (!registered) return ctx.fail(not_found("no tool '" + std::string(ctx.route.slug) + "'"));
-  ctx.tool = &registered->tool.descriptor;
-  ctx.ok_result_shared(bodies_of(*registered).details);
-}
-
-void Service::tools(Context& ctx) {
-  ToolsQuery query;
-  ApiError error;
-  if (!parse_tools_query(ctx.route.query, query, error)) return ctx.fail(error);
-  if (!query.domain.empty() && !registry_.find_domain(query.domain))
-    return ctx.fail(validation_error("domain", "unknown domain '" + query.domain + "'"));
-  if (query.page == 1 && query.limit == ToolsQuery{}.limit) {
-    if (auto it = first_tools_pages_.find(query.domain); it != first_tools_pages_.end())
-      return ctx.ok_result_shared(it->second);
-  }
-  ctx.ok_result(render_tools_page(query));
-}
-
-std::string Service::render_tools_page(const ToolsQuery& query) const {
-  std::vector<const catalog::RegisteredTool*> matching;
-  for (const auto& t : registry_.tools())
-    if (query.domain.empty() || t.tool.descriptor.domain == query.domain) matching.push_back(&t);
-  const int64_t total = static_cast<int64_t>(matching.size());
-  const int64_t pages = (total + query.limit - 1) / query.limit;
-
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object().key("items").begin_array();
-  // parse_tools_query bounds page and limit; a page past the last one is empty, decided
-  // by comparing page numbers, so that no product is formed for it.
-  if (query.page >= 1 && query.page <= pages) {
-    const int64_t first = (query.page - 1) * query.limit;
-    for (int64_t i = first; i < total && i < first + query.limit; ++i)
-      w.raw(matching[static_cast<size_t>(i)]->summary_json);
-  }
-  w.end_array();
-  w.field("page", query.page).field("limit", query.limit).field("total", total);
-  w.field("pages", pages).end_object();
-  return result;
-}
-
-void Service::domains(Context& ctx) {
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object().key("items").begin_array();
-  for (const auto& d : registry_.domains()) {
-    w.begin_object().field("domain", d.name).field("name", d.display_name);
-    w.field("description", d.description);
-    w.field("live", registry_.live_count(d.name)).field("target", d.target);
-    w.field("tools", "/v1/tools?domain=" + d.name).end_object();
-  }
-  w.end_array().end_object();
-  ctx.ok_result(result);
-}
-
-void Service::me(Context& ctx) {
-  const accounts::QuotaStatus q = access_.quota_status(ctx.caller);
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object().field("plan", ctx.caller.plan.name).field("key_prefix", ctx.caller.key_prefix);
-  w.field("label", ctx.caller.label);
-  w.field("rate_limit_per_minute", ctx.caller.plan.rate_per_minute);
-  w.key("quota").begin_object();
-  if (q.unlimited)
-    w.key("limit").null().field("used", q.used).key("remaining").null();
-  else
-    w.field("limit", q.limit).field("used", q.used).field("remaining", q.remaining);
-  w.field("period", q.period).field("resets_at", q.resets_at).end_object();
-  // The effective limits and where each comes from: the plan, or the key's own.
-  w.key("limits").begin_object();
-  w.key("rate_per_minute").begin_object().field("value", ctx.caller.plan.rate_per_minute);
-  w.field("source", ctx.caller.rate_from_key ? "key" : "plan").end_object();
-  w.key("monthly_quota").begin_object().key("value");
-  if (ctx.caller.plan.monthly_quota)
-    w.integer(*ctx.caller.plan.monthly_quota);
-  else
-    w.null();
-  w.field("source", ctx.caller.quota_from_key ? "key" : "plan").end_object();
-  w.end_object();
-  w.end_object();
-  // The month on the same response agrees with the body.
-  if (!q.unlimited) ctx.month = accounts::QuotaView{q.limit, q.remaining};
-  ctx.ok_result(result);
-}
-
-// The document itself, not wrapped in the envelope: it is a format of its own that
-// generators and validators read as is.
-void Service::openapi(Context& ctx) {
-  ctx.res.status = 200;
-  ctx.res.body_prefix = openapi_json_;
-}
-
-// The playground (docs/playground.md): GET and HEAD (the transport drops HEAD's body; its
-// row's method), 304 when the client's copy is current.
-void Service::asset(Context& ctx) {
-  const StaticAsset* a = assets_.find(ctx.route.slug);
-  if (!a) return ctx.fail(not_found("no such path"));
-  ctx.revalidate = true;
-  ctx.res.set_header("ETag", a->etag);
-  ctx.res.set_header("Content-Security-Policy", std::string(kPlaygroundCsp));
-  ctx.res.set_header("X-Content-Type-Options", "nosniff");
-  ctx.res.set_header("Referrer-Policy", "no-referrer");
-  if (!ctx.req.if_none_match.empty() && etag_matches(ctx.req.if_none_match, a->etag)) {
-    ctx.res.status = 304;
-    return;
-  }
-  ctx.res.status = 200;
-  ctx.res.content_type = a->content_type;
-  ctx.res.body_prefix = a->body;  // assets_ lives as long as the Service
-}
-
-// The catalog for agents that read text (llmstxt.org): Markdown, served as plain text like
-// the convention's own site, so that a browser shows it rather than downloading it.
-void Service::llms_txt(Context& ctx) {
-  ctx.res.status = 200;
-  ctx.res.content_type = "text/plain; charset=utf-8";
-  ctx.res.body_prefix = llms_txt_;
-}
-
-void Service::health(Context& ctx) {
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object().field("status", "ok").field("version", options_.version);
-  w.field("uptime_s", (clock_.now_ms() - started_ms_) / 1000).end_object();
-  ctx.ok_result(result);
-}
-
-// Readiness: whether this instance should get traffic now. Liveness (/v1/health) stays 200
-// in both cases: restarting would not help.
-void Service::ready(Context& ctx) {
-  if (draining())
-    return ctx.fail({ErrorCode::NotReady,
-                     "draining: the server received SIGTERM and stops soon; send requests to "
-                     "another instance",
-                     {}});
-  if (!access_.store_reachable())
-    return ctx.fail({ErrorCode::NotReady,
-                     "the shared accounts store is unreachable: requests that must be counted "
-                     "are answered 503 STORE_UNAVAILABLE",
-                     {}});
-  std::string result;
-  JsonWriter w(result);
-  w.begin_object().field("status", "ready").end_object();
-  ctx.ok_result(result);
-}
-
-// The Prometheus text exposition format 0.0.4 (docs/operations.md "Metrics").
-void Service::prometheus_metrics(Context& ctx) {
-  std::string& out = ctx.res.body;
-  out.reserve(16 * 1024);
-  std::string labels;
-  metrics::label_pair(labels, "version", options_.version);
-  metrics::label_pair(labels, "store", options_.store_backend);
-  metrics::write_family(out, "toolcalc_build_info",
-                        "The running build: version and accounts store backend.", "gauge");
-  metrics::write_sample(out, "toolcalc_build_info", labels, int64_t{1});
-  metrics::write_family(out, "toolcalc_start_time_seconds",
-                        "When the service started, in seconds since the Unix epoch.", "gauge");
-  metrics::write_sample(out, "toolcalc_start_time_seconds", "",
-                        static_cast<double>(started_ms_) / 1000.0);
-  request_metrics_.render(out);
-  metrics::render_registered(out);
-  ctx.res.status = 200;
-  ctx.res.content_type = "text/plain; version=0.0.4; charset=utf-8";
+  e.handler(env_, ctx);
 }
 
 }  // namespace toolcalc::api

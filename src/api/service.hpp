@@ -13,49 +13,23 @@
 #include "accounts/access_control.hpp"
 #include "accounts/key_admin.hpp"
 #include "api/access_log.hpp"
-#include "api/admin_guard.hpp"
 #include "api/analysis_pool.hpp"
+#include "api/handler_env.hpp"
 #include "api/mcp.hpp"
 #include "api/query.hpp"
 #include "api/request.hpp"
 #include "api/request_metrics.hpp"
 #include "api/response.hpp"
+#include "api/service_options.hpp"
 #include "api/static_assets.hpp"
 #include "catalog/registry.hpp"
 #include "core/api_error.hpp"
 #include "core/clock.hpp"
 
-namespace boost::json {
-class object;
-}
-
 namespace toolcalc::api {
 
-struct ServiceOptions {
-  std::string base_path;  // "" or "/api"
-  std::string version = TOOLCALC_VERSION;
-  LineBuffer* access_log = nullptr;  // JSON lines (api/access_log.hpp); nullptr: no access log
-  // Browser origins (e.g. "https://app.example.com") allowed on the MCP endpoint besides
-  // loopback ones; a request with any other Origin header is 403 (DNS-rebinding guard).
-  std::vector<std::string> mcp_allowed_origins = {};
-  // The key the playground page pre-fills (serve --dev on a loopback address); "" = none.
-  std::string playground_dev_key = {};
-  // Threads that run tolerance analyses and solves off the I/O threads (docs/api.md,
-  // "Analyses"); 0 runs them on the thread that read the request.
-  int analysis_threads = 1;
-  // The store backend named by toolcalc_build_info ("sqlite" or "redis").
-  std::string store_backend = "sqlite";
-  // The admin API (/admin/v1/…): on when both are set, else every admin path is 404.
-  // `key_admin` must outlive the Service.
-  std::string admin_token = {};
-  accounts::KeyAdmin* key_admin = nullptr;
-  // Analyses one key may have waiting or running on the analysis pool (one more is 429
-  // TOO_MANY_ANALYSES); 0: analysis_threads + 2.
-  int analyses_per_key = 0;
-};
-
 struct ServiceContext;
-struct AnalysisJob;  // api/analysis.cpp
+struct AnalysisJob;  // api/analysis_job.hpp
 
 class Service {
  public:
@@ -97,9 +71,9 @@ class Service {
   const catalog::Registry& registry() const { return registry_; }
   const ServiceOptions& options() const { return options_; }
   // GET /v1/openapi.json's body, rendered once (the registry is immutable).
-  const std::string& openapi_json() const { return openapi_json_; }
+  const std::string& openapi_json() const { return env_.bodies.openapi_json; }
   // GET /admin/v1/openapi.json's body.
-  const std::string& admin_openapi_json() const { return admin_openapi_json_; }
+  const std::string& admin_openapi_json() const { return env_.bodies.admin_openapi_json; }
 
   // Development mode (serve --dev; docs/playground.md, "Development mode"): a request is
   // served only when its Host is one of `hosts` ("127.0.0.1:8080", compared ignoring case)
@@ -109,7 +83,7 @@ class Service {
   void serve_same_origin_only(std::vector<std::string> hosts);
 
  private:
-  friend struct EndpointRows;  // api/endpoints.cpp: the handlers of the endpoint table
+  friend class HandlerEnv;  // the pipeline's steps a handler takes part in
   using Context = ServiceContext;
   // The pipeline (service.cpp): the steps every request goes through, in order.
   bool refuse_foreign_host(Context& ctx);  // with local_hosts_ set; true: answered 403
@@ -141,79 +115,24 @@ class Service {
 
   // The rate step's checks, then the endpoint's handler (api/endpoints.hpp).
   void dispatch(Context& ctx);
-  // The handlers, one per row of the endpoint table.
-  void no_such_path(Context& ctx);
-  void execute(Context& ctx);
-  void schema(Context& ctx);
-  void tools(Context& ctx);
-  std::string render_tools_page(const ToolsQuery& query) const;
-  void tool_by_slug(Context& ctx);
-  void domains(Context& ctx);
-  void me(Context& ctx);
-  void usage(Context& ctx);  // api/usage.cpp
-  void health(Context& ctx);
-  void ready(Context& ctx);
-  void prometheus_metrics(Context& ctx);
-  void openapi(Context& ctx);
-  void mcp_endpoint(Context& ctx);  // api/mcp.cpp
-  // `repeated_argument`: a key repeated in params.arguments (the tool error to answer).
-  void mcp_analysis_call(Context& ctx, const boost::json::object& params, bool tolerance,
-                         const ApiError* repeated_argument);
-  void sweep(Context& ctx);      // api/sweep.cpp
-  void tolerance(Context& ctx);  // api/analysis.cpp
-  void solve(Context& ctx);      // api/analysis.cpp
-  void asset(Context& ctx);      // the playground's files
-  void llms_txt(Context& ctx);   // GET /llms.txt
-
-  // The admin API (api/admin.cpp): the admin token's check, then the operation's row.
+  // The admin API exists (api/handlers/admin.cpp).
   bool admin_enabled() const { return options_.key_admin && !options_.admin_token.empty(); }
-  void admin(Context& ctx);
 
-  // The one execution path of REST execute and MCP tools/call: validate `body` (400),
-  // reserve one unit of the caller's monthly quota (429 QUOTA_EXCEEDED, with Retry-After
-  // set on the response), compute and append the rendered `result` object to `out` (422
-  // releases the unit). On failure `out` is left as it was and `error` says why.
-  bool run_tool(Context& ctx, const catalog::Tool& tool, std::string_view body, std::string& out,
-                accounts::QuotaReservation& quota, ApiError& error);
-
-  // Analyses (api/analysis.cpp): quota reserved, the work, then its answer written on the
-  // thread that read the request, inline or after the pool ran the work.
-  bool prepare_tolerance(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
-                         AnalysisJob& job, ApiError& error);
-  bool prepare_solve(Context& ctx, const catalog::RegisteredTool& tool, std::string_view body,
-                     AnalysisJob& job, ApiError& error);
-  bool reserve_analysis_quota(Context& ctx, AnalysisJob& job, ApiError& error);
+  // Analyses (api/analysis.cpp): a job prepared by its handler (quota reserved) runs, then
+  // its answer is written on the thread that read the request, inline or after the pool
+  // ran the work.
   void start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job);
   void finish_analysis(Context& ctx, AnalysisJob& job);
-  // MCP's tolerance_analysis and solve_for_input (mcp.cpp → analysis.cpp): `body` is the
-  // call's arguments without `tool`, as the REST body.
-  void mcp_analysis(Context& ctx, const catalog::RegisteredTool& tool, bool tolerance,
-                    std::string_view body);
+  // A tool's bodies rendered once (RenderedBodies).
+  const RenderedBodies::ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const {
+    return env_.bodies.of(tool);
+  }
 
   const catalog::Registry& registry_;
   accounts::AccessControl& access_;
   const Clock& clock_;
   ServiceOptions options_;
   AccessLog access_log_;
-  int64_t started_ms_;
-  std::string openapi_json_;
-  std::string llms_txt_;  // GET /llms.txt's body (api/llms_txt.hpp), rendered once
-  std::string admin_openapi_json_;
-  std::string admin_token_digest_;  // SHA-256 of the admin token (compared in constant time)
-  std::string admin_token_id_;      // "admin-" + 8 hex digits of that digest: the audit log's who
-  AdminGuard admin_guard_;          // failed admin authentications per source address
-  // Answers that never change, rendered once up to their request id (result_body_prefix)
-  // and sent without a copy (Response::body_prefix).
-  std::map<std::string, std::string, std::less<>> first_tools_pages_;  // domain ("": all) → page 1
-  struct ToolBodies {
-    std::string schema;          // GET /v1/{domain}/{slug}/schema
-    std::string details;         // GET /v1/tools/{slug}
-    std::string execute_prefix;  // execute_body_prefix: a 200 of execute or sweep
-  };
-  std::vector<ToolBodies> tool_bodies_;  // in the order of registry_.tools()
-  const ToolBodies& bodies_of(const catalog::RegisteredTool& tool) const;
-  mcp::ToolIndex mcp_tools_;
-  StaticAssets assets_;
   HeaderBlock uncached_headers_;            // CORS and Cache-Control: no-store (the API)
   HeaderBlock revalidated_headers_;         // CORS and Cache-Control: no-cache (the playground)
   std::vector<std::string> local_hosts_;    // serve_same_origin_only's; empty: any Host
@@ -222,6 +141,7 @@ class Service {
   // The anonymous plan's per-minute limit, read once: connection_refused reports it.
   int64_t anonymous_rate_limit_ = 0;
   std::atomic<bool> draining_{false};
+  HandlerEnv env_;  // what the endpoints' handlers work with (api/handler_env.hpp)
 };
 
 }  // namespace toolcalc::api

@@ -1,5 +1,6 @@
 #pragma once
-// The state of one request inside Service (private to src/api: service.cpp and mcp.cpp).
+// The state of one request inside Service (private to src/api: the pipeline, service.cpp,
+// and the endpoints' handlers, api/handlers/).
 #include <algorithm>
 #include <chrono>
 #include <functional>
@@ -8,6 +9,7 @@
 #include <utility>
 
 #include "accounts/access_control.hpp"
+#include "api/endpoints.hpp"
 #include "api/envelope.hpp"
 #include "api/mcp.hpp"
 #include "api/request.hpp"
@@ -77,16 +79,18 @@ struct ServiceContext {
     if (month) month->remaining = std::min(month->limit, month->remaining + units);
   }
 
-  // The one place an ApiError becomes a body: the error envelope, or on the MCP endpoint
-  // a JSON-RPC error response (MCP clients parse JSON-RPC, not our envelope).
+  // The one place an ApiError becomes a body, in the row's error format: the error
+  // envelope, or a JSON-RPC error response (the MCP endpoint: MCP clients parse JSON-RPC,
+  // not our envelope).
   void fail(const ApiError& error) {
     metrics::api_errors.inc(static_cast<size_t>(error.code));
     if (error.code == ErrorCode::RateLimited) metrics::limit_refusals.inc(metrics::kRateRefusal);
     if (error.code == ErrorCode::QuotaExceeded) metrics::limit_refusals.inc(metrics::kQuotaRefusal);
     res.status = error.status();
     res.body_prefix = {};
-    res.body = route.kind == RouteKind::Mcp ? mcp::error_body(error, mcp_id, res.request_id)
-                                            : error_body(error, res.request_id);
+    res.body = endpoint(route.kind).errors == ErrorFormat::JsonRpc
+                   ? mcp::error_body(error, mcp_id, res.request_id)
+                   : error_body(error, res.request_id);
   }
   // Closes a successful execute or sweep body: ,"meta":{latency_ms, quota_remaining (null
   // without a quota), request_id}} and status 200.

@@ -1,5 +1,6 @@
-// The admin API's OpenAPI 3.1 document (GET /admin/v1/openapi.json, api/admin.cpp): the
-// key operations of `toolcalc keys` over HTTP. Separate from the public document, which
+// The admin API's OpenAPI 3.1 document (GET /admin/v1/openapi.json, api/handlers/admin.cpp):
+// the key operations of `toolcalc keys` over HTTP, one per admin row (admin_endpoints()),
+// each written by the row's writer. Separate from the public document, which
 // the API's clients and agents read and which must not advertise operator endpoints.
 #include <iterator>
 
@@ -8,46 +9,16 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/quota_alerts.hpp"
 #include "api/admin_guard.hpp"
+#include "api/endpoints.hpp"
 #include "api/openapi/openapi.hpp"
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 #include "core/json_writer.hpp"
 
 namespace toolcalc::api::openapi {
 namespace {
 
-// The paths and components; info and servers are written around them.
-constexpr std::string_view kAdminPaths = R"json({
-"/admin/v1/keys":{
- "get":{"operationId":"listKeys","summary":"Every key, revoked ones included","tags":["keys"],
-  "responses":{"200":{"description":"The keys, in the order they were created.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"$ref":"#/components/schemas/Key"}}}}}}]}}}},
-   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}},
- "post":{"operationId":"createKey","summary":"Create a key (as `toolcalc keys create`)","tags":["keys"],
-  "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/KeySettings"},"examples":{"pro":{"value":{"plan":"pro","label":"billing service","monthly_quota":200000,"webhook_url":"https://hooks.example.com/toolcalc"}}}}}},
-  "responses":{"201":{"description":"The key, shown only in this response, and the webhook signing secret when a webhook URL was given.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"$ref":"#/components/schemas/IssuedKey"}}}]}}}},
-   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}}},
-"/admin/v1/keys/{prefix}":{
- "parameters":[{"$ref":"#/components/parameters/Prefix"}],
- "get":{"operationId":"getKey","summary":"One key","tags":["keys"],
-  "responses":{"200":{"description":"The key.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"$ref":"#/components/schemas/Key"}}}]}}}},
-   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}},
- "patch":{"operationId":"updateKey","summary":"Change a key's plan, limits, label or webhook (as `toolcalc keys update`)","description":"Only the members sent change. `rate_per_minute` or `monthly_quota` null goes back to the plan's; `webhook_url` null or \"\" removes the webhook. A new webhook URL gets a new signing secret, shown only in this response.","tags":["keys"],
-  "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/KeySettings"}}}},
-  "responses":{"200":{"description":"The key after the change.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["item"],"properties":{"item":{"$ref":"#/components/schemas/Key"},"webhook_secret":{"type":"string","pattern":"^whsec_[0-9A-Za-z]{${kWebhookSecretRandomChars}}$"}}}}}]}}}},
-   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"409":{"$ref":"#/components/responses/Error"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}},
- "delete":{"operationId":"revokeKey","summary":"Revoke a key (as `toolcalc keys revoke`)","tags":["keys"],
-  "responses":{"200":{"description":"Revoked now, or already revoked before.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["prefix","already_revoked"],"properties":{"prefix":{"type":"string"},"already_revoked":{"type":"boolean"}}}}}]}}}},
-   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}}},
-"/admin/v1/keys/{prefix}/rotate":{
- "parameters":[{"$ref":"#/components/parameters/Prefix"}],
- "post":{"operationId":"rotateKey","summary":"A new secret for the key (as `toolcalc keys rotate`)","description":"Same prefix, plan, limits, label and month-to-date usage. The old secret is accepted until `previous_secret_expires_at` (`grace`, default ${kDefaultRotationGraceHours}h; 0 ends it at once), then refused with 401.","tags":["keys"],
-  "requestBody":{"required":false,"content":{"application/json":{"schema":{"type":"object","additionalProperties":false,"properties":{"grace":{"oneOf":[{"type":"string","pattern":"^(0|[0-9]+[smhd])$"},{"type":"integer","minimum":0}],"description":"How long the old secret keeps working: a duration (30s, 90m, 24h, 7d; at most ${kMaxRotationGraceDays} days) or whole seconds."}}}}}},
-  "responses":{"200":{"description":"The new key, shown only in this response.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["key","previous_secret_expires_at","item"],"properties":{"key":{"type":"string","pattern":"^tc_(live|test)_[0-9A-Za-z]{32}$"},"previous_secret_expires_at":{"type":"string","format":"date-time"},"item":{"$ref":"#/components/schemas/Key"}}}}}]}}}},
-   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"409":{"$ref":"#/components/responses/Error"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}}},
-"/admin/v1/openapi.json":{
- "get":{"operationId":"getAdminOpenApiDocument","summary":"This document","tags":["meta"],
-  "responses":{"200":{"description":"An OpenAPI 3.1 document, without an envelope.","content":{"application/json":{"schema":{"type":"object"}}}},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"}}}}
-})json";
-
+// The components; info, servers and the paths (from the rows) are written around them.
 constexpr std::string_view kAdminComponents = R"json({
 "securitySchemes":{"adminToken":{"type":"http","scheme":"bearer","description":"The admin token the server was started with (TOOLCALC_ADMIN_TOKEN or TOOLCALC_ADMIN_TOKEN_FILE), compared in constant time. Without one configured, every /admin path is 404."}},
 "parameters":{"Prefix":{"name":"prefix","in":"path","required":true,"description":"The key's first ${kKeyPrefixLength} characters, as listed.","schema":{"type":"string","pattern":"^tc_(live|test)_[0-9A-Za-z]{${kPrefixRandomChars}}$"}}},
@@ -64,6 +35,36 @@ constexpr std::string_view kAdminComponents = R"json({
  "IssuedKey":{"type":"object","required":["key","item"],"properties":{"key":{"type":"string","pattern":"^tc_live_[0-9A-Za-z]{${kKeyRandomChars}}$"},"webhook_secret":{"type":"string","pattern":"^whsec_[0-9A-Za-z]{${kWebhookSecretRandomChars}}$","description":"Signs the quota alerts (Toolcalc-Signature); present when a webhook URL was given."},"item":{"$ref":"#/components/schemas/Key"}}}}
 })json";
 
+// The path item members every operation of `path` shares: its {prefix} parameter.
+constexpr std::string_view kPrefixParameter =
+    R"json( "parameters":[{"$ref":"#/components/parameters/Prefix"}],)json";
+
+// "paths": one member per path of the admin rows, in their order, holding the operations of
+// its rows (each row's writer), one per line.
+std::string admin_paths() {
+  std::string out = "{\n";
+  std::string_view open_path;
+  for (const AdminEndpoint& row : admin_endpoints()) {
+    if (row.path != open_path) {
+      if (!open_path.empty()) out += "},\n";
+      out += '"';
+      out += row.path;
+      out += "\":{\n";
+      if (row.path.find("{prefix}") != std::string_view::npos) {
+        out += kPrefixParameter;
+        out += '\n';
+      }
+      open_path = row.path;
+    } else {
+      out += ",\n";
+    }
+    row.openapi(out);
+  }
+  if (!open_path.empty()) out += '}';
+  out += "\n}";
+  return out;
+}
+
 // "80, 90 and 100"
 std::string alert_thresholds() {
   std::string out;
@@ -77,6 +78,56 @@ std::string alert_thresholds() {
 }
 
 }  // namespace
+
+void list_keys_operation(std::string& out) {
+  out +=
+      R"json( "get":{"operationId":"listKeys","summary":"Every key, revoked ones included","tags":["keys"],
+  "responses":{"200":{"description":"The keys, in the order they were created.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["items"],"properties":{"items":{"type":"array","items":{"$ref":"#/components/schemas/Key"}}}}}}]}}}},
+   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void create_key_operation(std::string& out) {
+  out +=
+      R"json( "post":{"operationId":"createKey","summary":"Create a key (as `toolcalc keys create`)","tags":["keys"],
+  "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/KeySettings"},"examples":{"pro":{"value":{"plan":"pro","label":"billing service","monthly_quota":200000,"webhook_url":"https://hooks.example.com/toolcalc"}}}}}},
+  "responses":{"201":{"description":"The key, shown only in this response, and the webhook signing secret when a webhook URL was given.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"$ref":"#/components/schemas/IssuedKey"}}}]}}}},
+   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void get_key_operation(std::string& out) {
+  out += R"json( "get":{"operationId":"getKey","summary":"One key","tags":["keys"],
+  "responses":{"200":{"description":"The key.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"$ref":"#/components/schemas/Key"}}}]}}}},
+   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void update_key_operation(std::string& out) {
+  out +=
+      R"json( "patch":{"operationId":"updateKey","summary":"Change a key's plan, limits, label or webhook (as `toolcalc keys update`)","description":"Only the members sent change. `rate_per_minute` or `monthly_quota` null goes back to the plan's; `webhook_url` null or \"\" removes the webhook. A new webhook URL gets a new signing secret, shown only in this response.","tags":["keys"],
+  "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/KeySettings"}}}},
+  "responses":{"200":{"description":"The key after the change.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["item"],"properties":{"item":{"$ref":"#/components/schemas/Key"},"webhook_secret":{"type":"string","pattern":"^whsec_[0-9A-Za-z]{${kWebhookSecretRandomChars}}$"}}}}}]}}}},
+   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"409":{"$ref":"#/components/responses/Error"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void revoke_key_operation(std::string& out) {
+  out +=
+      R"json( "delete":{"operationId":"revokeKey","summary":"Revoke a key (as `toolcalc keys revoke`)","tags":["keys"],
+  "responses":{"200":{"description":"Revoked now, or already revoked before.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["prefix","already_revoked"],"properties":{"prefix":{"type":"string"},"already_revoked":{"type":"boolean"}}}}}]}}}},
+   "401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void rotate_key_operation(std::string& out) {
+  out +=
+      R"json( "post":{"operationId":"rotateKey","summary":"A new secret for the key (as `toolcalc keys rotate`)","description":"Same prefix, plan, limits, label and month-to-date usage. The old secret is accepted until `previous_secret_expires_at` (`grace`, default ${kDefaultRotationGraceHours}h; 0 ends it at once), then refused with 401.","tags":["keys"],
+  "requestBody":{"required":false,"content":{"application/json":{"schema":{"type":"object","additionalProperties":false,"properties":{"grace":{"oneOf":[{"type":"string","pattern":"^(0|[0-9]+[smhd])$"},{"type":"integer","minimum":0}],"description":"How long the old secret keeps working: a duration (30s, 90m, 24h, 7d; at most ${kMaxRotationGraceDays} days) or whole seconds."}}}}}},
+  "responses":{"200":{"description":"The new key, shown only in this response.","content":{"application/json":{"schema":{"allOf":[{"$ref":"#/components/schemas/ResultEnvelope"},{"type":"object","properties":{"result":{"type":"object","required":["key","previous_secret_expires_at","item"],"properties":{"key":{"type":"string","pattern":"^tc_(live|test)_[0-9A-Za-z]{32}$"},"previous_secret_expires_at":{"type":"string","format":"date-time"},"item":{"$ref":"#/components/schemas/Key"}}}}}]}}}},
+   "400":{"$ref":"#/components/responses/Error"},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"},"404":{"$ref":"#/components/responses/Error"},"409":{"$ref":"#/components/responses/Error"},"415":{"$ref":"#/components/responses/Error"},"500":{"$ref":"#/components/responses/Error"},"503":{"$ref":"#/components/responses/Error"}}})json";
+}
+
+void admin_openapi_operation(std::string& out) {
+  out +=
+      R"json( "get":{"operationId":"getAdminOpenApiDocument","summary":"This document","tags":["meta"],
+  "responses":{"200":{"description":"An OpenAPI 3.1 document, without an envelope.","content":{"application/json":{"schema":{"type":"object"}}}},"401":{"$ref":"#/components/responses/Unauthorized"},"429":{"$ref":"#/components/responses/TooManyFailures"}}})json";
+}
 
 std::string render_admin(const Options& options) {
   std::string s;
@@ -101,7 +152,7 @@ std::string render_admin(const Options& options) {
   w.begin_object().field("name", "meta").field("description", "This document.").end_object();
   w.end_array();
   w.key("paths").raw(fill_values(
-      kAdminPaths,
+      admin_paths(),
       {{"kDefaultRotationGraceHours", std::to_string(accounts::kDefaultRotationGraceS / 3600)},
        {"kMaxRotationGraceDays", std::to_string(accounts::kMaxRotationGraceS / 86'400)},
        {"kWebhookSecretRandomChars", std::to_string(accounts::kWebhookSecretRandomChars)}}));

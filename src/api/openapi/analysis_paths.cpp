@@ -3,6 +3,7 @@
 // solve, a number output). The schemas come from api/analysis_schema, which MCP's
 // tolerance_analysis and solve_for_input use too.
 #include "api/analysis_schema.hpp"
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 
 namespace toolcalc::api::openapi {
@@ -38,21 +39,25 @@ void write_analysis_path(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t
   w.end_object().end_object();
 }
 
+// This tool's price: its cost class in quota units per 1,000 evaluations.
+std::string price_text(const ToolDescriptor& t, int analysis_cost_class) {
+  const std::string cls = std::to_string(analysis_cost_class);
+  return cls + (analysis_cost_class == 1 ? " unit" : " units") + " of the monthly quota per " +
+         analysis_schema::evaluations_per_quota_unit() +
+         " evaluations of the tool (its analysis cost class, "
+         "`analysis_cost_class` in GET /v1/tools/" +
+         t.slug + ")";
+}
+
 }  // namespace
 
-void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t,
-                          int analysis_cost_class, const std::string& prefix) {
-  // This tool's price: its cost class in quota units per 1,000 evaluations.
-  const std::string cls = std::to_string(analysis_cost_class);
-  const std::string price = cls + (analysis_cost_class == 1 ? " unit" : " units") +
-                            " of the monthly quota per " +
-                            analysis_schema::evaluations_per_quota_unit() +
-                            " evaluations of the tool (its analysis cost class, "
-                            "`analysis_cost_class` in GET /v1/tools/" +
-                            t.slug + ")";
-  if (analysis_schema::has_tolerance(t))
+void tolerance_paths(Paths& p) {
+  for (const auto& r : p.registry.tools()) {
+    const ToolDescriptor& t = r.tool.descriptor;
+    if (!analysis_schema::has_tolerance(t)) continue;
+    const std::string price = price_text(t, r.analysis_cost_class);
     write_analysis_path(
-        w, refs, t, prefix, "tolerance", "tolerance", t.name + ": tolerance analysis",
+        p.w, p.refs, t, p.prefix(r), "tolerance", "tolerance", t.name + ": tolerance analysis",
         "Runs " + t.endpoint() + " around nominal inputs with tolerances on " +
             analysis_schema::toleranced_inputs_range() +
             " numeric inputs: per number "
@@ -69,9 +74,16 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
             "`tolerances.<key>.<member>`, `distribution`, `samples`, `seed`. docs/analysis.md "
             "has the maths.",
         "The analysis.");
-  if (analysis_schema::has_solve(t))
+  }
+}
+
+void solve_paths(Paths& p) {
+  for (const auto& r : p.registry.tools()) {
+    const ToolDescriptor& t = r.tool.descriptor;
+    if (!analysis_schema::has_solve(t)) continue;
+    const std::string price = price_text(t, r.analysis_cost_class);
     write_analysis_path(
-        w, refs, t, prefix, "solve", "solve", t.name + ": solve for an input",
+        p.w, p.refs, t, p.prefix(r), "solve", "solve", t.name + ": solve for an input",
         "Every value of one numeric input of " + t.endpoint() +
             ", within its bounds, where a number output (unrounded) equals a target: a scan "
             "for sign changes refined by Brent's method, nearest the given value first, with "
@@ -84,6 +96,7 @@ void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& 
             "running; 503 `SERVER_BUSY` when the analysis queue is full. Errors name the field: "
             "`vary`, `target`, `target.output`, `target.value`, `inputs.<key>`.",
         "The values found, with the tool's outputs at each.");
+  }
 }
 
 void write_analysis_schemas(JsonWriter& w, const ToolDescriptor& t, const std::string& prefix) {

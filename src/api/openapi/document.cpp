@@ -1,12 +1,14 @@
-// The document: its info, servers, security and tags, then the paths and components that
-// the other files of this folder write.
+// The document: its info, servers, security and tags, then the paths (each endpoint row's
+// writer, paths.hpp) and the components that the other files of this folder write.
 #include <cctype>
 #include <map>
 #include <set>
 
 #include "api/analysis_schema.hpp"
+#include "api/endpoints.hpp"
 #include "api/limits.hpp"
 #include "api/openapi/openapi.hpp"
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 
 namespace toolcalc::api::openapi {
@@ -24,6 +26,9 @@ std::string pascal_case(std::string_view slug) {
   }
   return out;
 }
+
+// The endpoints the document does not describe.
+void no_path(Paths&) {}
 
 std::string server_url(const Options& options) {
   std::string url = options.server_url;
@@ -112,16 +117,12 @@ std::string render(const catalog::Registry& registry, const Options& options) {
       .end_object();
   w.end_array();
 
+  // The paths: every endpoint's, written by its row's writer (api/endpoints.cpp), in the
+  // table's order, so that no routed endpoint is left out.
   ErrorRefs refs;
+  Paths paths{w, refs, registry, prefix};
   w.key("paths").begin_object();
-  for (const auto& r : registry.tools()) write_execute_path(w, refs, r.tool.descriptor, prefix[&r]);
-  for (const auto& r : registry.tools()) write_schema_path(w, refs, r.tool.descriptor, prefix[&r]);
-  for (const auto& r : registry.tools())
-    if (has_numeric_input(r.tool.descriptor))
-      write_sweep_path(w, refs, r.tool.descriptor, prefix[&r]);
-  for (const auto& r : registry.tools())
-    write_analysis_paths(w, refs, r.tool.descriptor, r.analysis_cost_class, prefix[&r]);
-  write_service_paths(w, refs, registry);
+  for (const Endpoint& e : kEndpoints) e.openapi(paths);
   w.end_object();
 
   w.key("components").begin_object();

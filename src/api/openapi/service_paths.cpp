@@ -1,13 +1,18 @@
-// The endpoints that are not one tool's: discovery, the caller, liveness, this document
-// and the MCP endpoint (spec §4).
+// The endpoints that are not one tool's, one writer each (paths.hpp): discovery, the
+// caller, liveness, readiness, metrics, this document, llms.txt and the MCP endpoint
+// (spec §4).
 #include "api/limits.hpp"
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 #include "api/routes.hpp"
 #include "store/account_store.hpp"
 
 namespace toolcalc::api::openapi {
 
-void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry& registry) {
+void tools_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
+  const catalog::Registry& registry = p.registry;
   w.key("/v1/tools").begin_object().key("get").begin_object();
   w.field("operationId", "listTools").field("summary", "List the tools");
   w.field("description",
@@ -41,7 +46,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void tool_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/tools/{slug}").begin_object().key("get").begin_object();
   w.field("operationId", "getTool").field("summary", "Full metadata of one tool");
   w.field("description",
@@ -60,7 +69,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void domains_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/domains").begin_object().key("get").begin_object();
   w.field("operationId", "listDomains")
       .field("summary", "All domains with live and target tool counts");
@@ -75,7 +88,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void me_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/me").begin_object().key("get").begin_object();
   w.field("operationId", "getMe")
       .field("summary", "The caller's plan, key prefix and month-to-date quota");
@@ -91,7 +108,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void usage_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/usage").begin_object().key("get").begin_object();
   w.field("operationId", "getUsage")
       .field("summary", "The caller's daily usage per tool in a month");
@@ -115,7 +136,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void health_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/health").begin_object().key("get").begin_object();
   w.field("operationId", "getHealth").field("summary", "Liveness check");
   w.field("description",
@@ -127,7 +152,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void ready_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/ready").begin_object().key("get").begin_object();
   w.field("operationId", "getReady").field("summary", "Readiness check");
   w.field("description",
@@ -141,7 +170,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void metrics_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/metrics").begin_object().key("get").begin_object();
   w.field("operationId", "getMetrics").field("summary", "Prometheus metrics");
   w.field("description",
@@ -159,7 +192,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void openapi_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/v1/openapi.json").begin_object().key("get").begin_object();
   w.field("operationId", "getOpenApiDocument").field("summary", "This OpenAPI document");
   w.field("description",
@@ -187,7 +224,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void llms_txt_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/llms.txt").begin_object().key("get").begin_object();
   w.field("operationId", "getLlmsTxt").field("summary", "The catalog as text for agents");
   w.field("description",
@@ -206,7 +247,11 @@ void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry
   error_ref(w, refs, 500);
   transport_error_refs(w, refs, false);
   w.end_object().end_object().end_object();
+}
 
+void mcp_path(Paths& p) {
+  JsonWriter& w = p.w;
+  ErrorRefs& refs = p.refs;
   w.key("/mcp").begin_object().key("post").begin_object();
   w.field("operationId", "mcp")
       .field("summary", "Model Context Protocol (Streamable HTTP, JSON responses)");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 #include "api/sweep_request.hpp"
 #include "catalog/json_schema.hpp"
@@ -248,6 +249,12 @@ void write_sweep_path(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t,
   transport_error_refs(w, refs, true);
   w.end_object();
   w.end_object().end_object();
+}
+
+void sweep_paths(Paths& p) {
+  for (const auto& r : p.registry.tools())
+    if (has_numeric_input(r.tool.descriptor))
+      write_sweep_path(p.w, p.refs, r.tool.descriptor, p.prefix(r));
 }
 
 }  // namespace toolcalc::api::openapi

@@ -1,5 +1,6 @@
 // One tool's execute and schema paths, and the schemas of its request body, result and
 // 200 response (the inputs and outputs themselves come from catalog/json_schema).
+#include "api/openapi/paths.hpp"
 #include "api/openapi/writing.hpp"
 #include "catalog/json_schema.hpp"
 #include "catalog/render.hpp"
@@ -100,6 +101,16 @@ void write_schema_path(JsonWriter& w, ErrorRefs& refs, const ToolDescriptor& t,
   transport_error_refs(w, refs, false);
   w.end_object();
   w.end_object().end_object();
+}
+
+void execute_paths(Paths& p) {
+  for (const auto& r : p.registry.tools())
+    write_execute_path(p.w, p.refs, r.tool.descriptor, p.prefix(r));
+}
+
+void schema_paths(Paths& p) {
+  for (const auto& r : p.registry.tools())
+    write_schema_path(p.w, p.refs, r.tool.descriptor, p.prefix(r));
 }
 
 }  // namespace toolcalc::api::openapi

@@ -2,6 +2,7 @@
 // Internal to api/openapi: the pieces every part of the document is written with, and the
 // parts themselves (one file each, by what they describe).
 #include <initializer_list>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -28,6 +29,20 @@ struct ErrorRefs {
 // by the tests, so a mistake fails there).
 using TextValue = std::pair<std::string_view, std::string>;
 std::string fill_values(std::string_view text, std::initializer_list<TextValue> values);
+
+// What a row's OpenAPI writer (paths.hpp) writes with: the document's writer, inside
+// "paths"; the error statuses referred to; the registry; each tool's component prefix
+// (PascalCase slug, made unique with the domain if two ever collide).
+struct Paths {
+  JsonWriter& w;
+  ErrorRefs& refs;
+  const catalog::Registry& registry;
+  const std::map<const catalog::RegisteredTool*, std::string>& prefixes;
+
+  const std::string& prefix(const catalog::RegisteredTool& tool) const {
+    return prefixes.at(&tool);
+  }
+};
 
 // {"$ref": target}
 void ref(JsonWriter& w, std::string_view target);
@@ -81,15 +96,9 @@ void write_sweep_path(JsonWriter& w, ErrorRefs& refs, const catalog::ToolDescrip
 void write_sweep_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
                          const std::string& prefix);
 
-// POST …/tolerance and …/solve and their schemas (analysis_paths.cpp); only for tools with
-// a numeric input (and, for solve, a number output).
-void write_analysis_paths(JsonWriter& w, ErrorRefs& refs, const catalog::ToolDescriptor& t,
-                          int analysis_cost_class, const std::string& prefix);
+// The schemas of POST …/tolerance and …/solve (analysis_paths.cpp); only for tools with a
+// numeric input (and, for solve, a number output).
 void write_analysis_schemas(JsonWriter& w, const catalog::ToolDescriptor& t,
                             const std::string& prefix);
-
-// /v1/tools, /v1/tools/{slug}, /v1/domains, /v1/me, /v1/health, /v1/openapi.json and /mcp
-// (service_paths.cpp).
-void write_service_paths(JsonWriter& w, ErrorRefs& refs, const catalog::Registry& registry);
 
 }  // namespace toolcalc::api::openapi

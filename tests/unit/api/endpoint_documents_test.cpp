@@ -6,12 +6,15 @@
 
 #include <boost/json.hpp>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "api/endpoints.hpp"
 #include "api/openapi/openapi.hpp"
+#include "api/openapi/paths.hpp"
+#include "api/openapi/writing.hpp"
 #include "api/request_metrics.hpp"
 #include "service_fixture.hpp"
 
@@ -22,7 +25,6 @@ using api::Counting;
 using api::Endpoint;
 using api::kEndpoints;
 using api::Method;
-using api::OpenApi;
 using api::RouteKind;
 using test_support::kSource;
 
@@ -94,18 +96,17 @@ std::string_view counting_text(Counting c) {
   return "";
 }
 
-std::string_view openapi_text(OpenApi o) {
-  switch (o) {
-    case OpenApi::None:
-      return "no";
-    case OpenApi::PerTool:
-      return "per tool";
-    case OpenApi::Public:
-      return "public";
-    case OpenApi::Admin:
-      return "admin";
-  }
-  return "";
+// Whether the row's writer describes it in the public document.
+bool in_public_document(const Endpoint& e) {
+  return e.openapi != &api::openapi::no_path;
+}
+
+// Where the row is described: in the public document, once per tool (a route about one
+// tool) or at its path; the admin API's operations in the admin document (its rows); or
+// nowhere.
+std::string_view openapi_text(const Endpoint& e) {
+  if (in_public_document(e)) return e.tool_route ? "per tool" : "public";
+  return e.callers == Callers::Admin ? "admin" : "no";
 }
 
 // The rows the documents list: every endpoint but the unknown path, the admin API by its
@@ -174,8 +175,8 @@ TEST(EndpointDocuments, EveryPublicEndpointIsInTheOpenApiDocumentAtItsMethod) {
   const json::object doc = json::parse(api::openapi::render(registry, {"1", "", ""})).as_object();
   const json::object& paths = doc.at("paths").as_object();
   for (const Endpoint& e : kEndpoints) {
-    if (e.openapi != OpenApi::Public && e.openapi != OpenApi::PerTool) continue;
-    const std::string path = e.openapi == OpenApi::PerTool ? tool_path(e) : std::string(e.path);
+    if (!in_public_document(e)) continue;
+    const std::string path = e.tool_route ? tool_path(e) : std::string(e.path);
     ASSERT_TRUE(paths.contains(path)) << e.name << ": no " << path << " in the OpenAPI document";
     EXPECT_TRUE(paths.at(path).as_object().contains(lower(method_text(e.method))))
         << e.name << " " << path;
@@ -184,11 +185,46 @@ TEST(EndpointDocuments, EveryPublicEndpointIsInTheOpenApiDocumentAtItsMethod) {
   for (const auto& [path, item] : paths) {
     const std::string target = replaced(std::string(path), "{slug}", kSlug);
     const Endpoint& e = api::endpoint(api::match_route(target, "").kind);
-    EXPECT_TRUE(e.openapi == OpenApi::Public || e.openapi == OpenApi::PerTool)
-        << path << " is documented, but its row (" << e.name << ") says it is not";
+    EXPECT_TRUE(in_public_document(e))
+        << path << " is documented, but its row (" << e.name << ") has no writer";
     for (const auto& [member, operation] : item.as_object()) {
       if (member == "parameters") continue;
       EXPECT_EQ(member, lower(method_text(e.method))) << path;
+    }
+  }
+}
+
+// Each row's writer writes its own row's paths and nothing else: its path at its method,
+// or, for a route about one tool, that path of each tool it applies to.
+TEST(EndpointDocuments, EachRowsWriterWritesItsOwnPaths) {
+  const auto registry = make_registry();
+  std::map<const catalog::RegisteredTool*, std::string> prefixes;
+  for (const auto& r : registry.tools())
+    prefixes[&r] = api::openapi::pascal_case(r.tool.descriptor.slug) + r.tool.descriptor.domain;
+  for (const Endpoint& e : kEndpoints) {
+    std::string out;
+    JsonWriter w(out);
+    api::openapi::ErrorRefs refs;
+    api::openapi::Paths paths{w, refs, registry, prefixes};
+    w.begin_object();
+    e.openapi(paths);
+    w.end_object();
+    const json::object written = json::parse(out).as_object();
+    if (!in_public_document(e)) {
+      EXPECT_TRUE(written.empty()) << e.name;
+      continue;
+    }
+    ASSERT_FALSE(written.empty()) << e.name;
+    for (const auto& [path, item] : written) {
+      const std::string target = replaced(std::string(path), "{slug}", kSlug);
+      EXPECT_EQ(api::match_route(target, "").kind, e.kind) << e.name << " wrote " << path;
+      EXPECT_TRUE(item.as_object().contains(lower(method_text(e.method)))) << e.name << " " << path;
+    }
+    if (e.tool_route) {
+      EXPECT_TRUE(written.contains(tool_path(e))) << e.name;
+    } else {
+      EXPECT_EQ(written.size(), 1u) << e.name;
+      EXPECT_TRUE(written.contains(e.path)) << e.name;
     }
   }
 }
@@ -250,14 +286,12 @@ TEST(EndpointDocuments, TheArchitectureTableIsTheEndpointTable) {
     if (!listed(e)) continue;
     expected.push_back({std::string(e.name), std::string(method_text(e.method)),
                         std::string(e.path), std::string(callers_text(e.callers)),
-                        std::string(counting_text(e.counting)),
-                        std::string(openapi_text(e.openapi))});
+                        std::string(counting_text(e.counting)), std::string(openapi_text(e))});
   }
   for (const api::AdminEndpoint& a : api::admin_endpoints())
     expected.push_back({std::string(a.action), std::string(a.method), std::string(a.path),
                         std::string(callers_text(Callers::Admin)),
-                        std::string(counting_text(Counting::NotCounted)),
-                        std::string(openapi_text(OpenApi::Admin))});
+                        std::string(counting_text(Counting::NotCounted)), "admin"});
   const auto documented =
       table_after(read_file(kSource / "docs" / "architecture.md"), "## Endpoints");
   std::string want;

@@ -15,8 +15,8 @@
 #include "accounts/key_admin.hpp"
 #include "accounts/utc_month.hpp"
 #include "api/endpoints.hpp"
-#include "api/service.hpp"
-#include "api/service_context.hpp"
+#include "api/handlers/handlers.hpp"
+#include "api/openapi/paths.hpp"
 #include "catalog/json_body.hpp"
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
@@ -255,15 +255,19 @@ void admin_openapi(AdminCall& call) {
   call.ctx.res.body_prefix = call.openapi_json;
 }
 
-// The admin API's operations; a path's methods in the order its Allow header lists them.
+// The admin API's operations; a path's methods in the order its Allow header lists them, a
+// path's rows next to each other (the admin document writes them as one path item).
 constexpr AdminEndpoint kAdminEndpoints[] = {
-    {"GET", "/admin/v1/keys", "keys.list", keys_list},
-    {"POST", "/admin/v1/keys", "keys.create", keys_create},
-    {"GET", "/admin/v1/keys/{prefix}", "keys.get", keys_get},
-    {"PATCH", "/admin/v1/keys/{prefix}", "keys.update", keys_update},
-    {"DELETE", "/admin/v1/keys/{prefix}", "keys.revoke", keys_revoke},
-    {"POST", "/admin/v1/keys/{prefix}/rotate", "keys.rotate", keys_rotate},
-    {"GET", "/admin/v1/openapi.json", "openapi.get", admin_openapi},
+    {"GET", "/admin/v1/keys", "keys.list", keys_list, openapi::list_keys_operation},
+    {"POST", "/admin/v1/keys", "keys.create", keys_create, openapi::create_key_operation},
+    {"GET", "/admin/v1/keys/{prefix}", "keys.get", keys_get, openapi::get_key_operation},
+    {"PATCH", "/admin/v1/keys/{prefix}", "keys.update", keys_update, openapi::update_key_operation},
+    {"DELETE", "/admin/v1/keys/{prefix}", "keys.revoke", keys_revoke,
+     openapi::revoke_key_operation},
+    {"POST", "/admin/v1/keys/{prefix}/rotate", "keys.rotate", keys_rotate,
+     openapi::rotate_key_operation},
+    {"GET", "/admin/v1/openapi.json", "openapi.get", admin_openapi,
+     openapi::admin_openapi_operation},
 };
 
 // Whether `path` (after /admin/v1/) has the segments of `pattern` (after /admin/v1/), where
@@ -311,10 +315,10 @@ std::span<const AdminEndpoint> admin_endpoints() {
 
 // The Admin row's handler: answer_uncounted calls it (never counted). The token, then the
 // operation's row by path and method; every request past the token writes its audit line.
-void Service::admin(Context& ctx) {
+void handlers::admin(HandlerEnv& env, ServiceContext& ctx) {
   // An address that failed too often waits, whatever it sends (api/admin_guard.hpp).
-  const int64_t now_s = clock_.now_s();
-  if (const int64_t wait_s = admin_guard_.retry_after_s(ctx.req.peer_ip, now_s); wait_s > 0) {
+  const int64_t now_s = env.clock.now_s();
+  if (const int64_t wait_s = env.admin.guard.retry_after_s(ctx.req.peer_ip, now_s); wait_s > 0) {
     ctx.res.set_header("Retry-After", decimal_string(wait_s));
     ctx.fail({ErrorCode::RateLimited,
               "too many failed admin authentications from this address; retry after " +
@@ -326,8 +330,8 @@ void Service::admin(Context& ctx) {
   if (ctx.req.authorization) token = accounts::bearer_token(*ctx.req.authorization);
   // Both sides are SHA-256 digests, compared without an early exit: neither the token's
   // length nor its bytes show in the time taken.
-  if (!token || !accounts::same_digest(accounts::hash_api_key(*token), admin_token_digest_)) {
-    admin_guard_.record_failure(ctx.req.peer_ip, now_s, ctx.res.request_id);
+  if (!token || !accounts::same_digest(accounts::hash_api_key(*token), env.admin.token_digest)) {
+    env.admin.guard.record_failure(ctx.req.peer_ip, now_s, ctx.res.request_id);
     ctx.res.set_header("WWW-Authenticate", "Bearer");
     ctx.fail({ErrorCode::Unauthorized, token ? "invalid admin token" : "missing admin token", {}});
     return;
@@ -347,7 +351,7 @@ void Service::admin(Context& ctx) {
     allow += row.method;
     allow += ", ";
   }
-  AdminCall call{ctx, *options_.key_admin, admin_openapi_json_, prefix,
+  AdminCall call{ctx, *env.options.key_admin, env.bodies.admin_openapi_json, prefix,
                  std::string(prefix.substr(0, accounts::kKeyPrefixLength))};
   if (operation) {
     run_admin(call, *operation);
@@ -358,8 +362,8 @@ void Service::admin(Context& ctx) {
   } else {
     ctx.fail(not_found("no such path"));
   }
-  if (call.keys_changed) access_.keys_changed();
-  log::info("admin action", {{"admin", admin_token_id_},
+  if (call.keys_changed) env.access.keys_changed();
+  log::info("admin action", {{"admin", env.admin.token_id},
                              {"action", operation ? operation->action : "none"},
                              {"key_prefix", call.logged_prefix},
                              {"status", std::to_string(ctx.res.status)},

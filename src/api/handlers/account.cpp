@@ -1,4 +1,5 @@
-// GET {base}/v1/usage?month=YYYY-MM: the caller's daily usage per tool in one month
+// The caller's own account: GET {base}/v1/me (plan, limits, the month's quota) and
+// GET {base}/v1/usage?month=YYYY-MM, the caller's daily usage per tool in one month
 // (default: the current one), from the usage history the accounts layer keeps for the
 // current month and the 12 before it. docs/api.md, "Usage history".
 #include <boost/url/params_view.hpp>
@@ -8,11 +9,10 @@
 #include "accounts/monthly_quota.hpp"
 #include "accounts/usage_history.hpp"
 #include "accounts/utc_month.hpp"
-#include "api/service.hpp"
-#include "api/service_context.hpp"
+#include "api/handlers/handlers.hpp"
 #include "core/json_writer.hpp"
 
-namespace toolcalc::api {
+namespace toolcalc::api::handlers {
 namespace {
 
 // The months GET /v1/usage serves: the current one and the ones before it still kept.
@@ -78,8 +78,38 @@ struct ToolDay {
 
 }  // namespace
 
-void Service::usage(Context& ctx) {
-  const int64_t now_s = clock_.now_s();
+void me(HandlerEnv& env, ServiceContext& ctx) {
+  const accounts::QuotaStatus q = env.access.quota_status(ctx.caller);
+  std::string result;
+  JsonWriter w(result);
+  w.begin_object().field("plan", ctx.caller.plan.name).field("key_prefix", ctx.caller.key_prefix);
+  w.field("label", ctx.caller.label);
+  w.field("rate_limit_per_minute", ctx.caller.plan.rate_per_minute);
+  w.key("quota").begin_object();
+  if (q.unlimited)
+    w.key("limit").null().field("used", q.used).key("remaining").null();
+  else
+    w.field("limit", q.limit).field("used", q.used).field("remaining", q.remaining);
+  w.field("period", q.period).field("resets_at", q.resets_at).end_object();
+  // The effective limits and where each comes from: the plan, or the key's own.
+  w.key("limits").begin_object();
+  w.key("rate_per_minute").begin_object().field("value", ctx.caller.plan.rate_per_minute);
+  w.field("source", ctx.caller.rate_from_key ? "key" : "plan").end_object();
+  w.key("monthly_quota").begin_object().key("value");
+  if (ctx.caller.plan.monthly_quota)
+    w.integer(*ctx.caller.plan.monthly_quota);
+  else
+    w.null();
+  w.field("source", ctx.caller.quota_from_key ? "key" : "plan").end_object();
+  w.end_object();
+  w.end_object();
+  // The month on the same response agrees with the body.
+  if (!q.unlimited) ctx.month = accounts::QuotaView{q.limit, q.remaining};
+  ctx.ok_result(result);
+}
+
+void usage(HandlerEnv& env, ServiceContext& ctx) {
+  const int64_t now_s = env.clock.now_s();
   const accounts::UtcMonth current = accounts::utc_month_of(now_s);
   ApiError error;
   const int64_t month = parse_usage_query(ctx.route.query, current.index(), error);
@@ -87,8 +117,8 @@ void Service::usage(Context& ctx) {
   accounts::UtcMonth m = current;
   while (m.index() > month) m = accounts::utc_month_of(m.start_s - 1);
 
-  const auto rows = access_.usage_history(ctx.caller, accounts::utc_day_of(m.start_s),
-                                          accounts::utc_day_of(m.end_s));
+  const auto rows = env.access.usage_history(ctx.caller, accounts::utc_day_of(m.start_s),
+                                             accounts::utc_day_of(m.end_s));
   // Rows come ordered by day, tool and metric: one entry per (day, tool).
   std::map<int32_t, std::map<std::string, ToolDay>> days;
   ToolDay total;
@@ -120,4 +150,4 @@ void Service::usage(Context& ctx) {
   ctx.ok_result(result);
 }
 
-}  // namespace toolcalc::api
+}  // namespace toolcalc::api::handlers

@@ -7,15 +7,14 @@
 #include <stdexcept>
 
 #include "api/execute.hpp"
-#include "api/service.hpp"
-#include "api/service_context.hpp"
+#include "api/handlers/handlers.hpp"
 #include "api/sweep_request.hpp"
 #include "catalog/validate.hpp"
 #include "core/json_writer.hpp"
 
-namespace toolcalc::api {
+namespace toolcalc::api::handlers {
 
-void Service::sweep(Context& ctx) {
+void sweep(HandlerEnv& env, ServiceContext& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
   if (!is_json_media_type(ctx.req.content_type))
@@ -29,7 +28,7 @@ void Service::sweep(Context& ctx) {
   if (!parse_sweep_request(tool.descriptor, ctx.req.body, request, error)) return ctx.fail(error);
   const auto points = static_cast<int64_t>(request.xs.size());
 
-  const accounts::QuotaReservation quota = reserve_units(ctx, points);
+  const accounts::QuotaReservation quota = env.reserve_units(ctx, points);
   if (!quota.allowed) {
     ctx.res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, quota.retry_after_s)));
     return ctx.fail({ErrorCode::QuotaExceeded,
@@ -43,7 +42,7 @@ void Service::sweep(Context& ctx) {
 
   std::string& body = ctx.res.body;
   body.reserve(256 + 160 * request.xs.size());
-  body += bodies_of(registered).execute_prefix;
+  body += env.bodies.of(registered).execute_prefix;
   body += R"({"key":)";
   append_json_string(body, request.input->key);
   body += R"(,"points":[)";
@@ -78,10 +77,10 @@ void Service::sweep(Context& ctx) {
       ++failed;
     }
   } catch (...) {
-    release_units(ctx, quota, points);
+    env.release_units(ctx, quota, points);
     throw;
   }
-  if (failed) release_units(ctx, quota, failed);
+  if (failed) env.release_units(ctx, quota, failed);
   ctx.units_kept = points - failed;
 
   body += "]}";
@@ -89,4 +88,4 @@ void Service::sweep(Context& ctx) {
                                        : std::optional<int64_t>(quota.remaining + failed));
 }
 
-}  // namespace toolcalc::api
+}  // namespace toolcalc::api::handlers
