@@ -20,12 +20,14 @@
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/resp.hpp"
+#include "support/counting_calls.hpp"
 #include "support/redis_process.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::RedisProcess;
+using accounts::testing::WaitingRequest;
 namespace net = boost::asio;
 using namespace toolcalc::testing_steps;
 
@@ -472,14 +474,15 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
   ASSERT_FALSE(caller.anonymous);
 
   const EventLoopScope scope(loop_);
-  ASSERT_TRUE(acc.steps_asynchronously());
   std::vector<std::optional<RateStep>> steps(4);
   for (auto& slot : steps) {
-    AccessControl::RateStepDone done = [&slot](RateStep&& s, std::exception_ptr e) {
+    WaitingRequest request([&slot](RateStep&& s, std::exception_ptr e) {
       EXPECT_FALSE(e);
       slot = std::move(s);
-    };
-    ASSERT_TRUE(acc.start_rate_step(caller, true, done));
+    });
+    CountedUnits counted;
+    ASSERT_FALSE(acc.rate_step(caller, true, counted, &request));
+    ASSERT_EQ(request.suspensions, 1);  // stepped asynchronously, on the pipeline
   }
   loop_.run();
   // Plan "tiny": 3 per minute, 2 per month.
@@ -501,9 +504,12 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
   EXPECT_FALSE(steps[3]->early);
   // A plain rate step (not an execution) reserves nothing.
   std::optional<RateStep> plain;
-  AccessControl::RateStepDone done = [&plain](RateStep&& s, std::exception_ptr) { plain = s; };
+  WaitingRequest request([&plain](RateStep&& s, std::exception_ptr) { plain = s; });
   loop_.restart();
-  ASSERT_TRUE(acc.start_rate_step(acc.authenticate(std::nullopt, "10.0.0.1").caller, false, done));
+  CountedUnits counted;
+  ASSERT_FALSE(
+      acc.rate_step(acc.authenticate(std::nullopt, "10.0.0.1").caller, false, counted, &request));
+  ASSERT_EQ(request.suspensions, 1);
   loop_.run();
   ASSERT_TRUE(plain);
   EXPECT_TRUE(plain->rate.allowed);
