@@ -146,7 +146,8 @@ class Suspended {
 
 // What a request that can wait hands the calls that may have to: rate_step and
 // await_durable call suspend() only when they will tell the request later, at most once
-// per call, and read nothing of the request's (its CountedUnits included) afterwards.
+// per call, and read nothing of the request's afterwards: the Caller and the CountedUnits
+// they were given move with it.
 class Suspendable {
  public:
   // Moves the request off the caller's stack (a request that waited before is already

@@ -204,51 +204,54 @@ AuthResult SharedAccounts::authenticate(std::optional<std::string_view> authoriz
 
 std::optional<RateStep> SharedAccounts::rate_step(const Caller& caller, bool for_execution,
                                                   CountedUnits& counted, Suspendable* request) {
+  const StepOf step{caller.subject, caller.plan.rate_per_minute,
+                    has_quota(caller) ? caller.plan.monthly_quota : std::nullopt, caller.key_id,
+                    for_execution};
   if (request && this_thread_event_loop() && counters_->steps_asynchronously()) {
     if (std::optional<RateStep> now = leased_step(caller, for_execution, counted)) return now;
-    start_step(caller, for_execution, *request);
+    start_step(step, *request);
     return std::nullopt;
   }
-  return blocking_step(caller, for_execution);
+  return blocking_step(step);
 }
 
-RateStep SharedAccounts::blocking_step(const Caller& caller, bool for_execution) {
+RateStep SharedAccounts::blocking_step(const StepOf& s) {
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const int64_t limit = caller.plan.rate_per_minute;
-  if (!has_quota(caller)) {
-    const store::CounterStep s = counters_->take_rate(caller.subject, w.start_s, limit);
-    return RateStep{rate_decision(w, limit, s.used, s.allowed), {}, {}};
+  if (!s.quota_limit) {
+    const store::CounterStep c = counters_->take_rate(s.subject, w.start_s, s.rate_limit);
+    return RateStep{rate_decision(w, s.rate_limit, c.used, c.allowed), {}, {}};
   }
-  const int64_t quota_limit = *caller.plan.monthly_quota;
-  return rate_step_of(
-      w, limit, quota_limit, for_execution,
-      counters_->take_rate_and_quota(caller.subject, w.start_s, limit, caller.key_id,
-                                     utc_month_text(w.now_s).period, quota_limit, for_execution));
+  return rate_step_of(w, s.rate_limit, s.quota_limit, s.for_execution,
+                      counters_->take_rate_and_quota(s.subject, w.start_s, s.rate_limit, s.key_id,
+                                                     utc_month_text(w.now_s).period, *s.quota_limit,
+                                                     s.for_execution));
 }
 
-void SharedAccounts::start_step(const Caller& caller, bool for_execution, Suspendable& request) {
+// `s` views the request's caller, which moves when the request is suspended: it is read
+// before, or copied.
+void SharedAccounts::start_step(const StepOf& s, Suspendable& request) {
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const int64_t limit = caller.plan.rate_per_minute;
-  const std::optional<int64_t> quota_limit =
-      has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
-  const int64_t key_id = caller.key_id;
+  const int64_t limit = s.rate_limit;
+  const std::optional<int64_t> quota_limit = s.quota_limit;
+  const int64_t key_id = s.key_id;
+  const bool for_execution = s.for_execution;
   const std::optional<uint64_t> shipments =
       quota_limit && shipper_ ? shipper_->shipments_begun(key_id, utc_month_of(w.now_s).index())
                               : std::nullopt;
+  std::string subject(s.subject);
   std::shared_ptr<Suspended> waiting = request.suspend();
   const bool started = counters_->start_rate_step(
-      caller.subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit,
-      for_execution,
+      subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit, for_execution,
       [this, w, limit, key_id, quota_limit, for_execution, shipments, waiting](
-          store::RateAndQuotaStep s, std::exception_ptr error) {
+          store::RateAndQuotaStep r, std::exception_ptr error) {
         // The month's count (a refused unit reports its granted units instead): what this
         // instance has counted and not shipped yet is part of it.
-        const bool counted_month = !for_execution || s.quota.allowed;
+        const bool counted_month = !for_execution || r.quota.allowed;
         if (!error && quota_limit && shipper_ && counted_month)
-          s.quota.used = shipper_->month_count_after_step(key_id, utc_month_of(w.now_s).index(),
-                                                          s.quota.used, shipments);
+          r.quota.used = shipper_->month_count_after_step(key_id, utc_month_of(w.now_s).index(),
+                                                          r.quota.used, shipments);
         waiting->rate_step_taken(
-            error ? RateStep{} : rate_step_of(w, limit, quota_limit, for_execution, s), error);
+            error ? RateStep{} : rate_step_of(w, limit, quota_limit, for_execution, r), error);
       });
   if (started) return;
   // The store stopped stepping asynchronously since it was asked (its connection began
@@ -257,7 +260,7 @@ void SharedAccounts::start_step(const Caller& caller, bool for_execution, Suspen
   RateStep step;
   std::exception_ptr failure;
   try {
-    step = blocking_step(caller, for_execution);
+    step = blocking_step({subject, limit, quota_limit, key_id, for_execution});
   } catch (...) {
     failure = std::current_exception();
   }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accounts/access_control.hpp"
@@ -119,12 +120,20 @@ class SharedAccounts final : public AccessControl {
   // The month's count of `key_id` in `period` as this instance knows it: the store's, and
   // in the current month what the ledger holds unshipped.
   int64_t month_count(int64_t key_id, const std::string& period) const;
+  // What a rate step needs of its caller.
+  struct StepOf {
+    std::string_view subject;
+    int64_t rate_limit = 0;
+    std::optional<int64_t> quota_limit;  // nullopt: no quota (the month is not read)
+    int64_t key_id = 0;
+    bool for_execution = false;
+  };
   // rate_step's three ways: from this thread's leases (nullopt when they cannot serve it),
   // on the thread's Redis pipeline (`request` suspended, told later), blocking.
   std::optional<RateStep> leased_step(const Caller& caller, bool for_execution,
                                       CountedUnits& counted);
-  void start_step(const Caller& caller, bool for_execution, Suspendable& request);
-  RateStep blocking_step(const Caller& caller, bool for_execution);
+  void start_step(const StepOf& step, Suspendable& request);
+  RateStep blocking_step(const StepOf& step);
 
   std::unique_ptr<store::AccountStore> store_;
   std::unique_ptr<store::SharedCounters> counters_;

@@ -27,6 +27,7 @@
 using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::RedisProcess;
+using accounts::testing::take_rate_unit;
 using accounts::testing::WaitingRequest;
 namespace net = boost::asio;
 using namespace toolcalc::testing_steps;
@@ -469,6 +470,8 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
                              .key_refresh_interval = std::chrono::milliseconds(50)});
   auto cli = store::open_redis_store(options_);
   const std::string key = issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
+  const std::string other_key =
+      issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
   acc.refresh_keys(true);
   const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
   ASSERT_FALSE(caller.anonymous);
@@ -502,6 +505,28 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
   EXPECT_FALSE(steps[3]->rate.allowed);    // the minute's 3 are used
   EXPECT_GE(steps[3]->rate.retry_after_s, 1);
   EXPECT_FALSE(steps[3]->early);
+  // The request moves when it is suspended (api/suspended_request.hpp), its caller with
+  // it: the step is still counted on that caller's window. Plan "tiny" allows 3 a minute.
+  const Caller other = acc.authenticate("Bearer " + other_key, "::1").caller;
+  ASSERT_FALSE(other.anonymous);
+  ASSERT_NE(other.subject, caller.subject);
+  std::vector<std::optional<RateStep>> moved(3);
+  loop_.restart();
+  for (auto& slot : moved) {
+    Caller held = other;
+    WaitingRequest request([&slot](RateStep&& s, std::exception_ptr) { slot = std::move(s); });
+    request.on_suspend = [&held] { held = Caller{}; };
+    CountedUnits counted;
+    ASSERT_FALSE(acc.rate_step(held, false, counted, &request));
+  }
+  loop_.run();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(moved[i]) << i;
+    EXPECT_TRUE(moved[i]->rate.allowed) << i;
+    EXPECT_EQ(moved[i]->rate.remaining, 2 - i) << i;
+  }
+  EXPECT_FALSE(take_rate_unit(acc, other).allowed);  // its window holds the three
+
   // A plain rate step (not an execution) reserves nothing.
   std::optional<RateStep> plain;
   WaitingRequest request([&plain](RateStep&& s, std::exception_ptr) { plain = s; });

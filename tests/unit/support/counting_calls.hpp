@@ -52,9 +52,12 @@ class WaitingRequest final : public Suspendable {
 
   std::shared_ptr<Suspended> suspend() override {
     ++suspensions;
+    if (on_suspend) on_suspend();
     return std::make_shared<Told>(on_step_, durable_);
   }
   int suspensions = 0;
+  // What suspending does to the request besides (the API moves it: its caller is gone).
+  std::function<void()> on_suspend;
 
  private:
   struct Told final : Suspended {
