@@ -983,7 +983,7 @@ KEY_FUNCTIONS = [
     ("  Service::dispatch", r"^toolcalc::api::Service::dispatch\b"),
     ("  Accounts::authenticate", r"^toolcalc::accounts::Accounts::authenticate\b"),
     ("    hash_api_key (SHA-256)", r"^toolcalc::accounts::hash_api_key\b"),
-    ("  Accounts::take_rate_unit", r"^toolcalc::accounts::Accounts::take_rate_unit\b"),
+    ("  Accounts::rate_step", r"^toolcalc::accounts::Accounts::rate_step\b"),
     ("  Accounts::reserve_quota", r"^toolcalc::accounts::Accounts::reserve_quota\b"),
     ("  Service::execute", r"^toolcalc::api::Service::execute\b"),
     ("    prepare_inputs (parse + validate)", r"^toolcalc::api::prepare_inputs\b"),

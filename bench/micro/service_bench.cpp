@@ -50,16 +50,19 @@ void part_authenticate(benchmark::State& state) {
   }
 }
 
-void part_take_rate(benchmark::State& state) {
+void part_rate_step(benchmark::State& state) {
   auto& acc = *env().accounts;
   const auto caller = acc.authenticate(std::string_view(env().authorization), "127.0.0.1").caller;
-  for (auto _ : state) benchmark::DoNotOptimize(acc.take_rate_unit(caller).remaining);
+  accounts::CountedUnits counted;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(acc.rate_step(caller, false, counted, nullptr)->rate.remaining);
 }
 
 void part_reserve_quota(benchmark::State& state) {
   auto& acc = *env().accounts;
   const auto caller = acc.authenticate(std::string_view(env().authorization), "127.0.0.1").caller;
-  for (auto _ : state) benchmark::DoNotOptimize(acc.reserve_quota(caller, 1).remaining);
+  accounts::CountedUnits counted;
+  for (auto _ : state) benchmark::DoNotOptimize(acc.reserve_quota(caller, 1, counted).remaining);
 }
 
 // Static storage: api::Request holds views.
@@ -86,7 +89,7 @@ void register_service_benchmarks() {
   benchmark::RegisterBenchmark("part/new_request_id", part_request_id);
   benchmark::RegisterBenchmark("part/hash_api_key", part_hash_key);
   benchmark::RegisterBenchmark("part/authenticate", part_authenticate);
-  benchmark::RegisterBenchmark("part/take_rate_unit", part_take_rate);
+  benchmark::RegisterBenchmark("part/rate_step", part_rate_step);
   benchmark::RegisterBenchmark("part/reserve_quota", part_reserve_quota);
 }
 

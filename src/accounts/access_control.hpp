@@ -6,7 +6,6 @@
 #include <array>
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,8 +92,9 @@ struct QuotaStatus {
 // the API layer names it here, with the rest of what AccessControl promises.
 using store::StoreUnavailable;
 
-// What the rate step of a request produced (take_rate_unit_for_execution's two results),
-// and the caller's month when the step read it on the way (a shared store does).
+// What the rate step of a request produced (AccessControl::rate_step): the rate decision,
+// the execution's quota unit when the step reserved it, and the caller's month when the
+// step read it on the way (a shared store does).
 struct RateStep {
   RateDecision rate;
   std::optional<QuotaReservation> early;
@@ -103,10 +103,11 @@ struct RateStep {
 
 // What one request counted: units of monthly quota reserved and not given back, by key
 // and UTC month (UtcMonth::index()). A request counts for one key, and in two months at
-// most (one that straddles 00:00 UTC on the 1st). An AccessControl whose counts reach
-// durable storage only after the call that counted them (the embedded store's group
-// commit) records them here while a CountingScope over this object is open on the calling
-// thread; await_durable then waits for them.
+// most (one that straddles 00:00 UTC on the 1st). The request carries it (api's
+// ServiceContext::counted) and hands it to every AccessControl call that counts; an
+// AccessControl whose counts reach durable storage only after the call that counted them
+// (the embedded store's group commit, a fleet instance's usage ledger) records them in it,
+// and await_durable then waits for them.
 struct CountedUnits {
   struct Entry {
     int64_t key_id = 0;
@@ -129,41 +130,43 @@ struct CountedUnits {
   bool empty() const { return total() <= 0; }
 };
 
-// Makes `units` the record of what the calling thread counts until the scope ends
-// (scopes nest; the innermost one records).
-class CountingScope {
+// A request that waits for the AccessControl: for its rate step on a shared store
+// (rate_step returned nullopt), or for the units it counted to be durable (await_durable
+// returned Waiting). It is told once, on the thread that made that call, through the
+// function of what it waited for; the AccessControl holds it until then.
+class Suspended {
  public:
-  explicit CountingScope(CountedUnits& units) : outer_(current_) { current_ = &units; }
-  ~CountingScope() { current_ = outer_; }
-  CountingScope(const CountingScope&) = delete;
-  CountingScope& operator=(const CountingScope&) = delete;
-  // The open scope's record, or nullptr when none is open.
-  static CountedUnits* current() { return current_; }
-
- private:
-  CountedUnits* outer_;
-  static inline thread_local CountedUnits* current_ = nullptr;
-};
-
-// Told once whether the units of a request reached durable storage (await_durable);
-// whoever holds it destroys it afterwards.
-class DurableWait {
- public:
-  virtual ~DurableWait() = default;
+  virtual ~Suspended() = default;
+  // The step, or the StoreUnavailable the step would have thrown had it been taken at once.
+  virtual void rate_step_taken(RateStep&& step, std::exception_ptr failure) = 0;
   // false: they could not be stored; they were given back (neither counted nor to be
   // acknowledged), and the request is answered as if the store were unreachable.
-  virtual void on_durable(bool durable) = 0;
+  virtual void units_durable(bool durable) = 0;
+};
+
+// What a request that can wait hands the calls that may have to: rate_step and
+// await_durable call suspend() only when they will tell the request later, at most once
+// per call, and read nothing of the request's afterwards: the Caller and the CountedUnits
+// they were given move with it.
+class Suspendable {
+ public:
+  // Moves the request off the caller's stack (a request that waited before is already
+  // off it) and returns it.
+  virtual std::shared_ptr<Suspended> suspend() = 0;
+
+ protected:
+  ~Suspendable() = default;
 };
 
 enum class Durability {
   Durable,  // stored (or nothing to store): the response may be sent
-  Failed,   // could not be stored; the units were given back (see DurableWait)
-  Waiting,  // the implementation took the DurableWait and will call it
+  Failed,   // could not be stored; the units were given back (see Suspended::units_durable)
+  Waiting,  // the request was suspended and is told later
 };
 
-// Every counting call below (take_rate_unit, reserve_quota, quota_status and
-// take_rate_unit_for_execution) may throw StoreUnavailable; authenticate, peek_rate and
-// release_quota never do.
+// The counting calls below (rate_step, reserve_quota, quota_status) may throw
+// StoreUnavailable; authenticate, peek_rate and release_quota never do. Those that count
+// record in the request's CountedUnits what await_durable must wait for.
 class AccessControl {
  public:
   virtual ~AccessControl() = default;
@@ -172,51 +175,47 @@ class AccessControl {
   // anonymous (status Missing, caller filled for the anonymous plan keyed by `peer_ip`).
   virtual AuthResult authenticate(std::optional<std::string_view> authorization,
                                   std::string_view peer_ip) const = 0;
-  virtual RateDecision take_rate_unit(const Caller& caller) = 0;
+  // The rate step of one request: one unit of the caller's per-minute window and, when
+  // `for_execution` and the implementation prefers, one unit of the monthly quota reserved
+  // in the same step (RateStep::early: a shared store then needs one round trip instead of
+  // two; empty when nothing was reserved, and the quota is then reserved by reserve_quota
+  // after the inputs are validated). With `early` filled the caller reports a refusal only
+  // where reserve_quota would have (after validation), and releases an allowed
+  // reservation it does not use. Nothing is reserved when the rate unit is refused. An
+  // implementation may fill `month` on the way.
+  //
+  // Returns the step when it is taken now: in memory (an embedded store), from units a
+  // shared store leased to the calling thread (no round trip; counted in `counted`), or
+  // blocking on the store. With `request`, and an event loop on the calling thread
+  // (core/event_loop.hpp), an implementation that waits for a store over the network
+  // instead suspends `request` and returns nullopt; the request is told the step later,
+  // on this thread (Suspended::rate_step_taken). Throws StoreUnavailable when taken now
+  // and the store cannot count.
+  virtual std::optional<RateStep> rate_step(const Caller& caller, bool for_execution,
+                                            CountedUnits& counted, Suspendable* request) = 0;
   // The window's state without using a unit: for responses that are never counted
   // (/v1/health, OPTIONS) but still carry the X-RateLimit-* headers.
   virtual RateDecision peek_rate(const Caller& caller) const = 0;
   // All `units` (≥ 1) or none: refused when fewer are left this month.
-  virtual QuotaReservation reserve_quota(const Caller& caller, int64_t units) = 0;
+  virtual QuotaReservation reserve_quota(const Caller& caller, int64_t units,
+                                         CountedUnits& counted) = 0;
   // Gives back `units` (≤ reservation.units) of an allowed reservation.
   virtual void release_quota(const Caller& caller, const QuotaReservation& reservation,
-                             int64_t units) = 0;
-  // The rate unit of an execution request and, if the implementation prefers, one unit
-  // of the monthly quota reserved in the same step: a shared store then needs one round
-  // trip instead of two. `early` stays empty when nothing was reserved (the quota is then
-  // reserved by reserve_quota after the inputs are validated). When it is filled the
-  // caller reports a refusal only where reserve_quota would have (after validation), and
-  // releases an allowed reservation it does not use. Nothing is reserved when the rate
-  // unit is refused. Sweeps, which need more than one unit, use take_rate_unit.
-  virtual RateDecision take_rate_unit_for_execution(const Caller& caller,
-                                                    std::optional<QuotaReservation>& early) {
-    (void)early;
-    return take_rate_unit(caller);
-  }
+                             int64_t units, CountedUnits& counted) = 0;
   virtual QuotaStatus quota_status(const Caller& caller) const = 0;
 
   // A response that acknowledges counted units (a 200 of an execution) is sent only once
-  // they are durable (docs/reliability.md, "Counts on disk"). With `wait` and an event
+  // they are durable (docs/reliability.md, "Counts on disk"). With `request` and an event
   // loop on the calling thread (core/event_loop.hpp), an implementation that must write
-  // them first may take `wait` and return Waiting, then call it on this thread once they
-  // are written; otherwise it writes them before returning. Implementations that count
-  // in durable storage directly record nothing and return Durable.
-  virtual Durability await_durable(const CountedUnits& counted,
-                                   std::unique_ptr<DurableWait>& wait) {
-    (void)counted, (void)wait;
+  // them first may suspend `request` and return Waiting, then tell it on this thread once
+  // they are written (Suspended::units_durable); otherwise it writes them before
+  // returning. Implementations that count in durable storage directly record nothing and
+  // return Durable.
+  virtual Durability await_durable(const CountedUnits& counted, Suspendable* request) {
+    (void)counted, (void)request;
     return Durability::Durable;
   }
 
-  // The rate step of one request, blocking: take_rate_unit_for_execution when
-  // `for_execution`, else take_rate_unit. An implementation may fill `month` on the way.
-  virtual RateStep take_rate_step(const Caller& caller, bool for_execution) {
-    RateStep step;
-    if (for_execution)
-      step.rate = take_rate_unit_for_execution(caller, step.early);
-    else
-      step.rate = take_rate_unit(caller);
-    return step;
-  }
   // The caller's month as it stands, for a response whose rate step did not read it;
   // nullopt without a quota or when the store cannot tell now. Never throws.
   virtual std::optional<QuotaView> peek_quota(const Caller& caller) const {
@@ -248,26 +247,6 @@ class AccessControl {
   // at the next refresh.
   virtual void keys_changed() {}
 
-  // The rate step (take_rate_unit, or take_rate_unit_for_execution when `for_execution`)
-  // without blocking the thread, for a store reached over the network whose reply the
-  // calling thread's event loop can wait for (core/event_loop.hpp). Returns false when it
-  // cannot (the caller then makes the blocking call); otherwise `done` gets the step, or
-  // the StoreUnavailable the blocking call would have thrown, later on this thread.
-  using RateStepDone = std::function<void(RateStep&&, std::exception_ptr)>;
-  virtual bool start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) {
-    (void)caller, (void)for_execution, (void)done;
-    return false;
-  }
-  // Whether start_rate_step may start a step on the calling thread now: lets the API skip
-  // the bookkeeping of a suspended request when it cannot.
-  virtual bool steps_asynchronously() const { return false; }
-  // The rate step when it can be taken at once without waiting on a store (a shared
-  // store's units leased to this thread), counted in the open CountingScope; nullopt
-  // otherwise (start_rate_step, or the blocking take_rate_step, then takes it).
-  virtual std::optional<RateStep> take_rate_step_now(const Caller& caller, bool for_execution) {
-    (void)caller, (void)for_execution;
-    return std::nullopt;
-  }
   // False while a shared store is unreachable (as of the last background key refresh,
   // at most key_refresh_ms ago): GET /v1/ready answers 503. An embedded store is part of
   // the process and always counts as reachable.

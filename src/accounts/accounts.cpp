@@ -127,9 +127,8 @@ void Accounts::flush_usage() {
   });
 }
 
-Durability Accounts::await_durable(const CountedUnits& counted,
-                                   std::unique_ptr<DurableWait>& wait) {
-  return commits_.await_durable(counted, wait);
+Durability Accounts::await_durable(const CountedUnits& counted, Suspendable* request) {
+  return commits_.await_durable(counted, request);
 }
 
 std::string Accounts::create_dev_key(const std::string& plan) {
@@ -141,15 +140,18 @@ AuthResult Accounts::authenticate(std::optional<std::string_view> authorization,
   return keys_.authenticate(authorization, peer_ip);
 }
 
-RateDecision Accounts::take_rate_unit(const Caller& caller) {
-  return rates_.take(caller.subject, caller.plan.rate_per_minute);
+std::optional<RateStep> Accounts::rate_step(const Caller& caller, bool for_execution,
+                                            CountedUnits& counted, Suspendable* request) {
+  (void)for_execution, (void)counted, (void)request;
+  return RateStep{rates_.take(caller.subject, caller.plan.rate_per_minute), {}, {}};
 }
 
 RateDecision Accounts::peek_rate(const Caller& caller) const {
   return rates_.peek(caller.subject, caller.plan.rate_per_minute);
 }
 
-QuotaReservation Accounts::reserve_quota(const Caller& caller, int64_t units) {
+QuotaReservation Accounts::reserve_quota(const Caller& caller, int64_t units,
+                                         CountedUnits& counted) {
   if (caller.anonymous || !caller.plan.monthly_quota) {
     const int64_t now_s = clock_.now_s();
     const UtcMonthText& month = utc_month_text(now_s);
@@ -163,22 +165,17 @@ QuotaReservation Accounts::reserve_quota(const Caller& caller, int64_t units) {
     return r;
   }
   QuotaReservation r = quota_.reserve(caller.key_id, *caller.plan.monthly_quota, units);
-  if (r.allowed) {
-    if (CountedUnits* counted = CountingScope::current())
-      counted->add(caller.key_id, month_index_of_period(r.period), r.units);
-  }
+  if (r.allowed) counted.add(caller.key_id, month_index_of_period(r.period), r.units);
   return r;
 }
 
 void Accounts::release_quota(const Caller& caller, const QuotaReservation& reservation,
-                             int64_t units) {
+                             int64_t units, CountedUnits& counted) {
   if (caller.anonymous || reservation.unlimited) return;
   quota_.release(caller.key_id, reservation, units);
   units = std::min(units, reservation.units);
-  if (reservation.allowed && units > 0) {
-    if (CountedUnits* counted = CountingScope::current())
-      counted->add(caller.key_id, month_index_of_period(reservation.period), -units);
-  }
+  if (reservation.allowed && units > 0)
+    counted.add(caller.key_id, month_index_of_period(reservation.period), -units);
 }
 
 std::optional<QuotaView> Accounts::peek_quota(const Caller& caller) const {

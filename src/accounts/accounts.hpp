@@ -82,11 +82,14 @@ class Accounts final : public AccessControl {
   // AccessControl
   AuthResult authenticate(std::optional<std::string_view> authorization,
                           std::string_view peer_ip) const override;
-  RateDecision take_rate_unit(const Caller& caller) override;
+  // Taken in memory, at once: never suspends, reserves no quota unit early.
+  std::optional<RateStep> rate_step(const Caller& caller, bool for_execution, CountedUnits& counted,
+                                    Suspendable* request) override;
   RateDecision peek_rate(const Caller& caller) const override;
-  QuotaReservation reserve_quota(const Caller& caller, int64_t units) override;
-  void release_quota(const Caller& caller, const QuotaReservation& reservation,
-                     int64_t units) override;
+  QuotaReservation reserve_quota(const Caller& caller, int64_t units,
+                                 CountedUnits& counted) override;
+  void release_quota(const Caller& caller, const QuotaReservation& reservation, int64_t units,
+                     CountedUnits& counted) override;
   QuotaStatus quota_status(const Caller& caller) const override;
   std::optional<QuotaView> peek_quota(const Caller& caller) const override;
   void record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
@@ -95,12 +98,11 @@ class Accounts final : public AccessControl {
                                                int32_t end_day) override;
   void keys_changed() override;
 
-  // With a DurableWait and an event loop on this thread while the committer runs: queued
-  // for the next group commit (Waiting). Otherwise the pending usage is committed here.
-  // With acknowledge_after_commit(false): Durable at once, the units left to the next
-  // background flush.
-  Durability await_durable(const CountedUnits& counted,
-                           std::unique_ptr<DurableWait>& wait) override;
+  // With a request that can wait and an event loop on this thread while the committer
+  // runs: suspended and queued for the next group commit (Waiting). Otherwise the pending
+  // usage is committed here. With acknowledge_after_commit(false): Durable at once, the
+  // units left to the next background flush.
+  Durability await_durable(const CountedUnits& counted, Suspendable* request) override;
 
   // Group commits made, and the responses they released (tests, docs/reliability.md).
   uint64_t group_commits() const { return commits_.group_commits(); }

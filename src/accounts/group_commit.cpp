@@ -78,16 +78,16 @@ GroupCommit::Turn& GroupCommit::this_thread_turn() {
   return turn;
 }
 
-Durability GroupCommit::await_durable(const CountedUnits& counted,
-                                      std::unique_ptr<DurableWait>& wait) {
+Durability GroupCommit::await_durable(const CountedUnits& counted, Suspendable* request) {
   if (counted.empty() || !acknowledge_after_commit_) return Durability::Durable;
   boost::asio::io_context* loop = this_thread_event_loop();
-  if (wait && loop && committer_running_.load(std::memory_order_relaxed)) {
+  if (request && loop && committer_running_.load(std::memory_order_relaxed)) {
     Turn& turn = this_thread_turn();
     if (turn.owner != this && !turn.waiters.empty()) turn.owner->submit(turn.waiters);
     turn.owner = this;
     const bool first = turn.waiters.empty();
-    turn.waiters.push_back({loop, counted, std::move(wait)});
+    const CountedUnits units = counted;  // read before the request moves (suspend)
+    turn.waiters.push_back({loop, units, request->suspend()});
     if (first) {
       turn.seen = 0;
       turn.first_at = std::chrono::steady_clock::now();
@@ -149,7 +149,7 @@ bool GroupCommit::commit_here(std::vector<Waiter>& group) {
     settle(group, durable);
   }
   group_commits_here_.fetch_add(1, std::memory_order_relaxed);
-  for (Waiter& w : group) w.wait->on_durable(durable);
+  for (Waiter& w : group) w.request->units_durable(durable);
   return true;
 }
 
@@ -222,7 +222,7 @@ void GroupCommit::complete(std::vector<Waiter>& batch, bool durable) {
     for (auto it = batch.begin(); it != others; ++it) mine.push_back(std::move(*it));
     batch.erase(batch.begin(), others);
     boost::asio::post(*loop, [mine = std::move(mine), durable]() mutable {
-      for (Waiter& w : mine) w.wait->on_durable(durable);
+      for (Waiter& w : mine) w.request->units_durable(durable);
     });
   }
 }

@@ -53,10 +53,11 @@ class GroupCommit {
   // Stops the committer after it has committed what it holds. Idempotent.
   void stop();
 
-  // With a DurableWait and an event loop on this thread while the committer runs: queued
-  // for the next group commit (Waiting). Otherwise the pending usage is written here.
-  // With acknowledge_after_commit(false): Durable at once, the units left to flush().
-  Durability await_durable(const CountedUnits& counted, std::unique_ptr<DurableWait>& wait);
+  // With a request that can wait and an event loop on this thread while the committer
+  // runs: the request suspended and queued for the next group commit (Waiting). Otherwise
+  // the pending usage is written here. With acknowledge_after_commit(false): Durable at
+  // once, the units left to flush().
+  Durability await_durable(const CountedUnits& counted, Suspendable* request);
 
   // Takes every pending delta and writes it with `write` (which may add what else belongs
   // in the same transaction, and is called even with none), waiting for the store as long
@@ -87,9 +88,9 @@ class GroupCommit {
  private:
   // A response waiting for its units (await_durable), queued for a group commit.
   struct Waiter {
-    boost::asio::io_context* loop = nullptr;  // where `wait` is told
+    boost::asio::io_context* loop = nullptr;  // where `request` is told
     CountedUnits counted;
-    std::unique_ptr<DurableWait> wait;
+    std::shared_ptr<Suspended> request;
   };
   // The waiters a server thread queued, committed together (one transaction for all of
   // them: on this thread when the store is free at once, else by the committer) once a

@@ -159,9 +159,8 @@ void LedgerShipper::give_back(int64_t key_id, const QuotaReservation& reservatio
   counts_.release(key_id, reservation, units);
 }
 
-Durability LedgerShipper::await_durable(const CountedUnits& counted,
-                                        std::unique_ptr<DurableWait>& wait) {
-  return commits_.await_durable(counted, wait);
+Durability LedgerShipper::await_durable(const CountedUnits& counted, Suspendable* request) {
+  return commits_.await_durable(counted, request);
 }
 
 int64_t LedgerShipper::month_count(int64_t key_id, const std::string& period) {

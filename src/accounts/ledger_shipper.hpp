@@ -76,7 +76,7 @@ class LedgerShipper {
   // (written with the next flush).
   void give_back(int64_t key_id, const QuotaReservation& reservation, int64_t units);
   // GroupCommit::await_durable over the ledger.
-  Durability await_durable(const CountedUnits& counted, std::unique_ptr<DurableWait>& wait);
+  Durability await_durable(const CountedUnits& counted, Suspendable* request);
 
   // The month count of `key_id` in `period`: Redis's, plus in the current month what the
   // ledger holds unshipped (read between two shipments of it). Throws StoreUnavailable.

@@ -1,11 +1,15 @@
 #include "accounts/shared_accounts.hpp"
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <exception>
+#include <utility>
 
 #include "accounts/monthly_quota.hpp"
 #include "accounts/rate_window.hpp"
 #include "accounts/utc_month.hpp"
+#include "core/event_loop.hpp"
 #include "core/log.hpp"
 #include "core/service_metrics.hpp"
 
@@ -45,8 +49,8 @@ QuotaReservation reservation(const UtcMonthText& month, int64_t now_s, int64_t l
 // What the counters' step reports: the rate decision; with a quota, the month's count
 // (read or reserved with the unit), and when `reserved` and the unit was allowed, the
 // quota reservation made with it.
-RateStep rate_step(const WindowBounds& w, int64_t limit, std::optional<int64_t> quota_limit,
-                   bool reserved, const store::RateAndQuotaStep& s) {
+RateStep rate_step_of(const WindowBounds& w, int64_t limit, std::optional<int64_t> quota_limit,
+                      bool reserved, const store::RateAndQuotaStep& s) {
   RateStep step;
   step.rate = rate_decision(w, limit, s.rate.used, s.rate.allowed);
   if (!quota_limit) return step;
@@ -198,61 +202,78 @@ AuthResult SharedAccounts::authenticate(std::optional<std::string_view> authoriz
   return keys_.authenticate(authorization, peer_ip);
 }
 
-RateDecision SharedAccounts::take_rate_unit(const Caller& caller) {
-  const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const int64_t limit = caller.plan.rate_per_minute;
-  const store::CounterStep s = counters_->take_rate(caller.subject, w.start_s, limit);
-  return rate_decision(w, limit, s.used, s.allowed);
+std::optional<RateStep> SharedAccounts::rate_step(const Caller& caller, bool for_execution,
+                                                  CountedUnits& counted, Suspendable* request) {
+  const StepOf step{caller.subject, caller.plan.rate_per_minute,
+                    has_quota(caller) ? caller.plan.monthly_quota : std::nullopt, caller.key_id,
+                    for_execution};
+  if (request && this_thread_event_loop() && counters_->steps_asynchronously()) {
+    if (std::optional<RateStep> now = leased_step(caller, for_execution, counted)) return now;
+    start_step(step, *request);
+    return std::nullopt;
+  }
+  return blocking_step(step);
 }
 
-RateDecision SharedAccounts::take_rate_unit_for_execution(const Caller& caller,
-                                                          std::optional<QuotaReservation>& early) {
-  RateStep step = take_rate_step(caller, true);
-  early = std::move(step.early);
-  return step.rate;
+RateStep SharedAccounts::blocking_step(const StepOf& s) {
+  const WindowBounds w = rate_window_bounds(clock_.now_ms());
+  if (!s.quota_limit) {
+    const store::CounterStep c = counters_->take_rate(s.subject, w.start_s, s.rate_limit);
+    return RateStep{rate_decision(w, s.rate_limit, c.used, c.allowed), {}, {}};
+  }
+  return rate_step_of(w, s.rate_limit, s.quota_limit, s.for_execution,
+                      counters_->take_rate_and_quota(s.subject, w.start_s, s.rate_limit, s.key_id,
+                                                     utc_month_text(w.now_s).period, *s.quota_limit,
+                                                     s.for_execution));
 }
 
-// One script for the rate unit and the month: reserved for an execution, read otherwise
-// (the RateLimit header's month costs no second round trip).
-RateStep SharedAccounts::take_rate_step(const Caller& caller, bool for_execution) {
-  if (!has_quota(caller)) return RateStep{take_rate_unit(caller), {}, {}};
+// `s` views the request's caller, which moves when the request is suspended: it is read
+// before, or copied.
+void SharedAccounts::start_step(const StepOf& s, Suspendable& request) {
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const int64_t limit = caller.plan.rate_per_minute;
-  const int64_t quota_limit = *caller.plan.monthly_quota;
-  return rate_step(
-      w, limit, quota_limit, for_execution,
-      counters_->take_rate_and_quota(caller.subject, w.start_s, limit, caller.key_id,
-                                     utc_month_text(w.now_s).period, quota_limit, for_execution));
-}
-
-bool SharedAccounts::start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) {
-  const WindowBounds w = rate_window_bounds(clock_.now_ms());
-  const int64_t limit = caller.plan.rate_per_minute;
-  const std::optional<int64_t> quota_limit =
-      has_quota(caller) ? caller.plan.monthly_quota : std::nullopt;
-  const int64_t key_id = caller.key_id;
+  const int64_t limit = s.rate_limit;
+  const std::optional<int64_t> quota_limit = s.quota_limit;
+  const int64_t key_id = s.key_id;
+  const bool for_execution = s.for_execution;
   const std::optional<uint64_t> shipments =
       quota_limit && shipper_ ? shipper_->shipments_begun(key_id, utc_month_of(w.now_s).index())
                               : std::nullopt;
-  return counters_->start_rate_step(
-      caller.subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit,
-      for_execution,
-      [this, w, limit, key_id, quota_limit, for_execution, shipments, done = std::move(done)](
-          store::RateAndQuotaStep s, std::exception_ptr error) {
+  std::string subject(s.subject);
+  std::shared_ptr<Suspended> waiting = request.suspend();
+  const bool started = counters_->start_rate_step(
+      subject, w.start_s, limit, key_id, utc_month_text(w.now_s).period, quota_limit, for_execution,
+      [this, w, limit, key_id, quota_limit, for_execution, shipments, waiting](
+          store::RateAndQuotaStep r, std::exception_ptr error) {
         // The month's count (a refused unit reports its granted units instead): what this
         // instance has counted and not shipped yet is part of it.
-        const bool counted_month = !for_execution || s.quota.allowed;
+        const bool counted_month = !for_execution || r.quota.allowed;
         if (!error && quota_limit && shipper_ && counted_month)
-          s.quota.used = shipper_->month_count_after_step(key_id, utc_month_of(w.now_s).index(),
-                                                          s.quota.used, shipments);
-        done(error ? RateStep{} : rate_step(w, limit, quota_limit, for_execution, s), error);
+          r.quota.used = shipper_->month_count_after_step(key_id, utc_month_of(w.now_s).index(),
+                                                          r.quota.used, shipments);
+        waiting->rate_step_taken(
+            error ? RateStep{} : rate_step_of(w, limit, quota_limit, for_execution, r), error);
       });
+  if (started) return;
+  // The store stopped stepping asynchronously since it was asked (its connection began
+  // failing fast): the step is taken here, and the request told on this thread's loop as
+  // it would have been.
+  RateStep step;
+  std::exception_ptr failure;
+  try {
+    step = blocking_step({subject, limit, quota_limit, key_id, for_execution});
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  boost::asio::post(*this_thread_event_loop(),
+                    [waiting = std::move(waiting), step = std::move(step), failure]() mutable {
+                      waiting->rate_step_taken(std::move(step), failure);
+                    });
 }
 
 // An execution served from the units leased to this thread: no round trip. Its quota unit
 // is counted in the ledger (the response waits for its group commit, await_durable).
-std::optional<RateStep> SharedAccounts::take_rate_step_now(const Caller& caller,
-                                                           bool for_execution) {
+std::optional<RateStep> SharedAccounts::leased_step(const Caller& caller, bool for_execution,
+                                                    CountedUnits& counted) {
   if (!shipper_ || !for_execution || !has_quota(caller)) return std::nullopt;
   const WindowBounds w = rate_window_bounds(clock_.now_ms());
   const int64_t limit = caller.plan.rate_per_minute;
@@ -263,11 +284,11 @@ std::optional<RateStep> SharedAccounts::take_rate_step_now(const Caller& caller,
   if (!s) return std::nullopt;
   // The ledger never refuses: the lease is the limit. Its reservation carries the month
   // (period, reset) the unit was counted in.
-  LedgerShipper::Counted counted = shipper_->count_unit(caller.key_id);
-  if (CountedUnits* scope = CountingScope::current()) scope->add(caller.key_id, counted.month, 1);
-  QuotaReservation& r = counted.reservation;
+  LedgerShipper::Counted unit = shipper_->count_unit(caller.key_id);
+  counted.add(caller.key_id, unit.month, 1);
+  QuotaReservation& r = unit.reservation;
   r.limit = quota_limit;
-  r.remaining = std::max<int64_t>(0, quota_limit - counted.month_count);
+  r.remaining = std::max<int64_t>(0, quota_limit - unit.month_count);
   r.from_lease = true;
   RateStep step;
   step.rate = rate_decision(w, limit, s->rate.used, true);
@@ -276,9 +297,8 @@ std::optional<RateStep> SharedAccounts::take_rate_step_now(const Caller& caller,
   return step;
 }
 
-Durability SharedAccounts::await_durable(const CountedUnits& counted,
-                                         std::unique_ptr<DurableWait>& wait) {
-  return shipper_ ? shipper_->await_durable(counted, wait) : Durability::Durable;
+Durability SharedAccounts::await_durable(const CountedUnits& counted, Suspendable* request) {
+  return shipper_ ? shipper_->await_durable(counted, request) : Durability::Durable;
 }
 
 RateDecision SharedAccounts::peek_rate(const Caller& caller) const {
@@ -294,7 +314,9 @@ RateDecision SharedAccounts::peek_rate(const Caller& caller) const {
   return rate_decision(w, limit, used, used < limit);
 }
 
-QuotaReservation SharedAccounts::reserve_quota(const Caller& caller, int64_t units) {
+QuotaReservation SharedAccounts::reserve_quota(const Caller& caller, int64_t units,
+                                               CountedUnits& counted) {
+  (void)counted;  // counted in Redis: durable when this returns
   const int64_t now_s = clock_.now_s();
   if (!has_quota(caller)) return unlimited_reservation(now_s, units);
   const UtcMonthText& month = utc_month_text(now_s);
@@ -305,15 +327,14 @@ QuotaReservation SharedAccounts::reserve_quota(const Caller& caller, int64_t uni
 }
 
 void SharedAccounts::release_quota(const Caller& caller, const QuotaReservation& reservation,
-                                   int64_t units) {
+                                   int64_t units, CountedUnits& counted) {
   if (caller.anonymous || reservation.unlimited || !reservation.allowed) return;
   units = std::min(units, reservation.units);
   if (units <= 0) return;
   if (reservation.from_lease) {
     // Out of the ledger, and back to the lease it came from (this thread's).
     shipper_->give_back(caller.key_id, reservation, units);
-    if (CountedUnits* scope = CountingScope::current())
-      scope->add(caller.key_id, month_index_of_period(reservation.period), -units);
+    counted.add(caller.key_id, month_index_of_period(reservation.period), -units);
     counters_->return_leased(caller.key_id, reservation.period, *caller.plan.monthly_quota, units);
     return;
   }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accounts/access_control.hpp"
@@ -90,23 +91,23 @@ class SharedAccounts final : public AccessControl {
   // AccessControl
   AuthResult authenticate(std::optional<std::string_view> authorization,
                           std::string_view peer_ip) const override;
-  RateDecision take_rate_unit(const Caller& caller) override;
-  RateDecision take_rate_unit_for_execution(const Caller& caller,
-                                            std::optional<QuotaReservation>& early) override;
+  // Served from units the store leased to this thread when it can (no round trip; the
+  // execution's quota unit counted in the ledger and in `counted`); else, with `request`
+  // and an event loop, started on the thread's Redis pipeline (suspended); else blocking.
+  // One script for the rate unit and the month either way: reserved for an execution,
+  // read otherwise (the RateLimit header's month costs no second round trip).
+  std::optional<RateStep> rate_step(const Caller& caller, bool for_execution, CountedUnits& counted,
+                                    Suspendable* request) override;
   RateDecision peek_rate(const Caller& caller) const override;
-  QuotaReservation reserve_quota(const Caller& caller, int64_t units) override;
-  void release_quota(const Caller& caller, const QuotaReservation& reservation,
-                     int64_t units) override;
+  QuotaReservation reserve_quota(const Caller& caller, int64_t units,
+                                 CountedUnits& counted) override;
+  void release_quota(const Caller& caller, const QuotaReservation& reservation, int64_t units,
+                     CountedUnits& counted) override;
   QuotaStatus quota_status(const Caller& caller) const override;
-  bool start_rate_step(const Caller& caller, bool for_execution, RateStepDone& done) override;
-  std::optional<RateStep> take_rate_step_now(const Caller& caller, bool for_execution) override;
-  Durability await_durable(const CountedUnits& counted,
-                           std::unique_ptr<DurableWait>& wait) override;
-  bool steps_asynchronously() const override { return counters_->steps_asynchronously(); }
+  Durability await_durable(const CountedUnits& counted, Suspendable* request) override;
   bool store_reachable() const override {
     return !refresh_failing_.load(std::memory_order_relaxed);
   }
-  RateStep take_rate_step(const Caller& caller, bool for_execution) override;
   void record_usage(const Caller& caller, std::string_view domain, std::string_view slug,
                     int status, int64_t units) override;
   std::vector<store::HistoryRow> usage_history(const Caller& caller, int32_t first_day,
@@ -119,6 +120,20 @@ class SharedAccounts final : public AccessControl {
   // The month's count of `key_id` in `period` as this instance knows it: the store's, and
   // in the current month what the ledger holds unshipped.
   int64_t month_count(int64_t key_id, const std::string& period) const;
+  // What a rate step needs of its caller.
+  struct StepOf {
+    std::string_view subject;
+    int64_t rate_limit = 0;
+    std::optional<int64_t> quota_limit;  // nullopt: no quota (the month is not read)
+    int64_t key_id = 0;
+    bool for_execution = false;
+  };
+  // rate_step's three ways: from this thread's leases (nullopt when they cannot serve it),
+  // on the thread's Redis pipeline (`request` suspended, told later), blocking.
+  std::optional<RateStep> leased_step(const Caller& caller, bool for_execution,
+                                      CountedUnits& counted);
+  void start_step(const StepOf& step, Suspendable& request);
+  RateStep blocking_step(const StepOf& step);
 
   std::unique_ptr<store::AccountStore> store_;
   std::unique_ptr<store::SharedCounters> counters_;

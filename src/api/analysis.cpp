@@ -14,6 +14,7 @@
 #include "api/mcp.hpp"
 #include "api/service.hpp"
 #include "api/service_context.hpp"
+#include "api/suspended_request.hpp"
 #include "core/decimal.hpp"
 #include "core/event_loop.hpp"
 #include "core/log.hpp"
@@ -36,25 +37,14 @@ void Service::start_analysis(Context& ctx, std::shared_ptr<AnalysisJob> job) {
   };
   boost::asio::io_context* loop = this_thread_event_loop();
   if (ctx.done && analyses_ && loop) {
-    auto held = std::make_shared<Context>(ctx);
-    auto finish = [this, held, job] {
-      bool ended;
-      {
-        // The units given back here, and those kept, are the request's own (a 200 waits
-        // in end_request for their group commit).
-        accounts::CountingScope scope(held->counted);
-        try {
-          finish_analysis(*held, *job);
-        } catch (const std::exception& e) {
-          log::error("internal error", {{"request_id", held->res.request_id}, {"error", e.what()}});
-          held->fail(internal_error());
-        }
-        ended = end_request(*held);
-      }
-      if (ended) held->done();
-    };
-    const auto admission = analyses_->submit(ctx.caller.subject, work, *loop, finish);
+    // The pool posts the finish to this thread's loop, which runs it only once this
+    // returns: the request is suspended by then.
+    const auto admission = analyses_->submit(ctx.caller.subject, work, *loop, [job] {
+      std::shared_ptr<SuspendedRequest> request = std::move(job->request);
+      request->analysis_done(job);
+    });
     if (admission == AnalysisPool::Admission::Accepted) {
+      job->request = SuspendedRequest::of(*this, ctx);
       ctx.deferred = true;
       return;
     }

@@ -4,6 +4,7 @@
 // api/analysis.cpp: run on the analysis pool or inline, answered on the reading thread).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "accounts/access_control.hpp"
@@ -11,6 +12,8 @@
 #include "core/api_error.hpp"
 
 namespace toolcalc::api {
+
+class SuspendedRequest;  // api/suspended_request.hpp
 
 // What an analysis produced, filled by the work (on the pool or inline).
 struct AnalysisOutcome {
@@ -28,6 +31,8 @@ struct AnalysisJob {
   accounts::QuotaReservation quota;
   std::function<void(AnalysisOutcome&)> work;  // may run on a pool thread: owns its data
   AnalysisOutcome outcome;
+  // The request waiting for it, once the pool took it (never read by the pool thread).
+  std::shared_ptr<SuspendedRequest> request;
 };
 
 }  // namespace toolcalc::api

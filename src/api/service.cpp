@@ -15,6 +15,7 @@
 #include "api/request_id.hpp"
 #include "api/routes.hpp"
 #include "api/service_context.hpp"
+#include "api/suspended_request.hpp"
 #include "core/decimal.hpp"
 #include "core/json_writer.hpp"
 #include "core/log.hpp"
@@ -81,9 +82,10 @@ Service::Service(const catalog::Registry& registry, accounts::AccessControl& acc
 // The pipeline of every request, written once (docs/architecture.md, "A request's path"):
 //   answer_uncounted → identify_caller → rate step → dispatch → end_request (a 200 that
 //   counted quota units waits there until they are durable) → send.
-// The rate step is the one that may wait on a shared store: with a store that answers
-// asynchronously on this thread, the request is moved to the heap and resumes when the
-// reply arrives; otherwise it is taken at once.
+// A request waits in one way wherever it waits (its rate step on a shared store, the
+// analysis pool, the group commit): it moves to the heap the first time
+// (api/suspended_request.hpp) and is taken up again by resume; only a request with a
+// `done` to call later waits, so handle() answers before it returns.
 Response Service::handle(const Request& request) {
   Response res;
   handle_async(request, res, nullptr);
@@ -106,37 +108,46 @@ bool Service::handle_async(const Request& request, Response& res, std::function<
   identify_caller(ctx);
   ctx.done = std::move(done);
 
-  if (ctx.done && access_.steps_asynchronously()) {
-    {
-      // Units the store leased to this thread serve the step at once (docs/deploy.md,
-      // "Usage ledger"): no round trip, and the request stays on the stack.
-      accounts::CountingScope scope(ctx.counted);
-      if (std::optional<accounts::RateStep> now =
-              access_.take_rate_step_now(ctx.caller, ctx.for_execution))
-        return after_rate_step(ctx, std::move(*now), nullptr);
-    }
-    auto held = std::make_shared<Context>(ctx);
-    accounts::AccessControl::RateStepDone resume = [this, held](accounts::RateStep&& step,
-                                                                std::exception_ptr failure) {
-      bool ended;
-      {
-        accounts::CountingScope scope(held->counted);
-        ended = after_rate_step(*held, std::move(step), failure);
-      }
-      if (ended) held->done();
-    };
-    if (access_.start_rate_step(ctx.caller, ctx.for_execution, resume)) return false;
-  }
-  // Whatever the request counts from here on is recorded in ctx.counted.
-  accounts::CountingScope scope(ctx.counted);
-  accounts::RateStep step;
+  RequestSuspender suspender(*this, ctx);
+  std::optional<accounts::RateStep> step;
   std::exception_ptr failure;
   try {
-    step = take_rate_step(ctx);
+    step = access_.rate_step(ctx.caller, ctx.for_execution, ctx.counted,
+                             ctx.done ? &suspender : nullptr);
+    if (!step) return false;  // suspended: resume takes it up
   } catch (...) {
     failure = std::current_exception();
   }
-  return after_rate_step(ctx, std::move(step), failure);
+  return after_rate_step(ctx, step ? std::move(*step) : accounts::RateStep{}, failure);
+}
+
+std::shared_ptr<SuspendedRequest> SuspendedRequest::of(Service& service, ServiceContext& ctx) {
+  if (ctx.suspended) return ctx.suspended->shared_from_this();
+  auto held = std::allocate_shared<SuspendedRequest>(RecycledAllocator<SuspendedRequest>(), service,
+                                                     std::move(ctx));
+  held->ctx.suspended = ctx.suspended = held.get();
+  return held;
+}
+
+void Service::resume(SuspendedRequest& request) {
+  Context& ctx = request.ctx;
+  bool ended = true;
+  switch (request.waited_for) {
+    case SuspendedRequest::Wait::RateStep:
+      ended = after_rate_step(ctx, std::move(request.rate_step), request.rate_step_failure);
+      break;
+    case SuspendedRequest::Wait::Analysis:
+      // The units it gives back here, and those it keeps, are the request's own: a 200
+      // waits in end_request for their group commit.
+      ctx.deferred = false;
+      run_or_answer_failure(ctx, [&] { finish_analysis(ctx, *request.analysis); });
+      ended = end_request(ctx);
+      break;
+    case SuspendedRequest::Wait::Durability:
+      send(ctx, request.durable);
+      break;
+  }
+  if (ended) ctx.done();
 }
 
 void Service::serve_same_origin_only(std::vector<std::string> hosts) {
@@ -175,10 +186,6 @@ void Service::stop_analyses() {
   if (analyses_) analyses_->stop();
 }
 
-accounts::RateStep Service::take_rate_step(Context& ctx) {
-  return access_.take_rate_step(ctx.caller, ctx.for_execution);
-}
-
 bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure) {
   run_or_answer_failure(ctx, [&] {
     if (failure) std::rethrow_exception(failure);
@@ -191,26 +198,6 @@ bool Service::after_rate_step(Context& ctx, accounts::RateStep&& step, std::exce
   if (ctx.deferred) return false;
   return end_request(ctx);
 }
-
-// A request whose 200 waits for its counts' group commit: the context moves here (the
-// transport keeps the request and response alive until `done`). Made and freed a batch at
-// a time on the serving thread, hence Recycled.
-class Service::FinishWhenDurable final : public accounts::DurableWait,
-                                         public Recycled<FinishWhenDurable> {
- public:
-  FinishWhenDurable(Service& service, Context&& context)
-      : ctx(std::move(context)), service_(service) {}
-
-  void on_durable(bool durable) override {
-    service_.send(ctx, durable);
-    ctx.done();
-  }
-
-  Context ctx;
-
- private:
-  Service& service_;
-};
 
 template <typename Step>
 void Service::run_or_answer_failure(Context& ctx, Step&& step) {
@@ -227,16 +214,14 @@ void Service::run_or_answer_failure(Context& ctx, Step&& step) {
 }
 
 accounts::QuotaReservation Service::reserve_units(Context& ctx, int64_t units) {
-  accounts::CountingScope scope(ctx.counted);
-  accounts::QuotaReservation reservation = access_.reserve_quota(ctx.caller, units);
+  accounts::QuotaReservation reservation = access_.reserve_quota(ctx.caller, units, ctx.counted);
   ctx.note_quota(reservation);
   return reservation;
 }
 
 void Service::release_units(Context& ctx, const accounts::QuotaReservation& reservation,
                             int64_t units) {
-  accounts::CountingScope scope(ctx.counted);
-  access_.release_quota(ctx.caller, reservation, units);
+  access_.release_quota(ctx.caller, reservation, units, ctx.counted);
   ctx.note_released(units);
 }
 
@@ -253,14 +238,11 @@ bool Service::end_request(Context& ctx) {
     send(ctx, true);
     return true;
   }
-  std::unique_ptr<accounts::DurableWait> wait;
-  FinishWhenDurable* finisher = nullptr;
-  if (ctx.done) wait.reset(finisher = new FinishWhenDurable(*this, std::move(ctx)));
-  Context& c = finisher ? finisher->ctx : ctx;
-  const accounts::Durability d = access_.await_durable(c.counted, wait);
-  if (d == accounts::Durability::Waiting) return false;  // `wait` was taken
-  send(c, d == accounts::Durability::Durable);
-  if (finisher) ctx.done = std::move(c.done);  // the caller calls it
+  RequestSuspender suspender(*this, ctx);
+  const accounts::Durability d =
+      access_.await_durable(ctx.counted, ctx.done ? &suspender : nullptr);
+  if (d == accounts::Durability::Waiting) return false;  // suspended: resume sends it
+  send(ctx, d == accounts::Durability::Durable);
   return true;
 }
 

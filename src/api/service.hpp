@@ -29,7 +29,8 @@
 namespace toolcalc::api {
 
 struct ServiceContext;
-struct AnalysisJob;  // api/analysis_job.hpp
+struct AnalysisJob;      // api/analysis_job.hpp
+class SuspendedRequest;  // api/suspended_request.hpp
 
 class Service {
  public:
@@ -39,16 +40,14 @@ class Service {
   // Answers one request; a rate step on a shared store blocks the calling thread.
   Response handle(const Request& request);
   // handle() for a transport running an event loop; `res` is new or clear()ed. When the
-  // request's rate step goes to a shared store that answers asynchronously
-  // (AccessControl::start_rate_step), returns false at once and fills `res` later, on this
-  // thread, then calls `done`; the caller keeps `request` and `res` alive until then.
-  // Otherwise (and always when `done` is empty) fills `res` and returns true without
-  // calling `done`.
+  // request waits (its rate step for a shared store that answers asynchronously, its
+  // analysis for the analysis pool, its 200 for the group commit of its counts), returns
+  // false at once and fills `res` later, on this thread, then calls `done`; the caller
+  // keeps `request` and `res` alive until then. Otherwise (and always when `done` is
+  // empty) fills `res` and returns true without calling `done`. An analysis (tolerance,
+  // solve) runs on the analysis pool when the calling thread runs an event loop
+  // (core/event_loop.hpp) and is finished on that loop's thread.
   bool handle_async(const Request& request, Response& res, std::function<void()> done);
-  // handle_async's answer may also wait for an analysis (tolerance, solve), which runs on
-  // the analysis pool when the calling thread runs an event loop (core/event_loop.hpp) and
-  // is finished on that loop's thread.
-  //
   // Stops the analysis pool: analyses still waiting are dropped. Call once the transport's
   // event loops have stopped, before they are destroyed (the destructor does it too).
   void stop_analyses();
@@ -83,24 +82,27 @@ class Service {
   void serve_same_origin_only(std::vector<std::string> hosts);
 
  private:
-  friend class HandlerEnv;  // the pipeline's steps a handler takes part in
+  friend class HandlerEnv;        // the pipeline's steps a handler takes part in
+  friend class SuspendedRequest;  // resumes through resume()
   using Context = ServiceContext;
   // The pipeline (service.cpp): the steps every request goes through, in order.
   bool refuse_foreign_host(Context& ctx);  // with local_hosts_ set; true: answered 403
   bool answer_uncounted(Context& ctx);     // true: answered, nothing else to do
   void show_ip_window(Context& ctx);       // for the uncounted: the client IP's window, not taken
   void identify_caller(Context& ctx);
-  accounts::RateStep take_rate_step(Context& ctx);  // blocking
   // False when the request has not ended yet: a handler deferred it, or its 200 waits for
   // its counts' group commit; ctx.done is called once it has.
   bool after_rate_step(Context& ctx, accounts::RateStep&& step, std::exception_ptr failure);
   // Gives back an unused early unit, then sends the answer (send) once what the request
-  // counted is durable: true when sent now; false when ctx.done (taken) is called later.
+  // counted is durable: true when sent now; false when it waits (suspended; ctx.done is
+  // called once it is sent).
   bool end_request(Context& ctx);
   // The request's last step: the usage history, the headers, the metrics and the access
   // log. `durable` false: its counts could not be stored, the answer becomes 503.
   void send(Context& ctx, bool durable);
-  class FinishWhenDurable;
+  // Takes a suspended request up where it waited (api/suspended_request.hpp), on the
+  // thread that read it: it goes on, waits again, or ends and calls its `done`.
+  void resume(SuspendedRequest& request);
   // Quota units reserved and given back for a request, noted on it for the RateLimit
   // header's month (ServiceContext::month).
   accounts::QuotaReservation reserve_units(Context& ctx, int64_t units);

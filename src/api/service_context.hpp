@@ -26,6 +26,8 @@ namespace toolcalc::api {
 // application/json with optional parameters, case-insensitive (service.cpp).
 bool is_json_media_type(std::string_view content_type);
 
+class SuspendedRequest;  // api/suspended_request.hpp
+
 struct ServiceContext {
   ServiceContext(const Request& request, Response& response, Route matched)
       : req(request), res(response), route(std::move(matched)) {}
@@ -42,25 +44,29 @@ struct ServiceContext {
   // is known when compiled, so no strlen on every request.
   std::string mcp_id{std::string_view("null")};
   bool revalidate = false;  // a playground file: Cache-Control no-cache instead of no-store
-  // A quota unit reserved with the rate unit (AccessControl::take_rate_unit_for_execution)
-  // and not yet used by run_tool; Service::end_request releases it when the request ends early.
+  // A quota unit reserved with the rate unit (AccessControl::rate_step's `early`) and not
+  // yet used by run_tool; Service::end_request releases it when the request ends early.
   std::optional<accounts::QuotaReservation> early_quota;
   // The routes about one tool (api/endpoints.hpp): the tool, found once by dispatch.
   const catalog::RegisteredTool* registered = nullptr;
   // Set by Service::identify_caller: how the key checked out, and whether the rate step
   // also reserves the execution's quota unit (the endpoint counts as an execution:
-  // AccessControl::take_rate_unit_for_execution).
+  // AccessControl::rate_step's `for_execution`).
   accounts::AuthStatus auth_status = accounts::AuthStatus::Missing;
   bool for_execution = false;
-  // The quota units this request counted (recorded by the AccessControl while the
-  // pipeline's CountingScope is open): a 200 that holds some is sent once they are
-  // durable (Service::end_request).
+  // The quota units this request counted: handed to every AccessControl call that counts
+  // (Service::reserve_units, release_units, the rate step), which records in it what must
+  // be durable before a 200 that holds some is sent (Service::end_request).
   accounts::CountedUnits counted;
-  // Service::handle_async's `done` (empty for handle()): a request that finishes later, on
-  // its event loop, calls it. `deferred`: a handler handed the request to such a later
-  // step (an analysis on the pool), which ends it; the pipeline then leaves it alone.
+  // Service::handle_async's `done` (empty for handle(): such a request never waits): a
+  // request that finishes later, on its event loop, calls it. `deferred`: a handler handed
+  // the request to such a later step (an analysis on the pool), which ends it; the
+  // pipeline then leaves it alone.
   std::function<void()> done;
   bool deferred = false;
+  // Where the request went when it first waited (api/suspended_request.hpp): set on the
+  // context it moved to, and on the one it left, which only unwinds from then on.
+  SuspendedRequest* suspended = nullptr;
   // The caller's month as this response reports it (the RateLimit header): from the rate
   // step, then from the request's own reservation and releases.
   std::optional<accounts::QuotaView> month;

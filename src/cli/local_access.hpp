@@ -17,16 +17,21 @@ class LocalAccess final : public accounts::AccessControl {
     r.caller.plan = {"local", 0, std::nullopt};
     return r;
   }
-  accounts::RateDecision take_rate_unit(const accounts::Caller&) override { return {}; }
+  std::optional<accounts::RateStep> rate_step(const accounts::Caller&, bool,
+                                              accounts::CountedUnits&,
+                                              accounts::Suspendable*) override {
+    return accounts::RateStep{};
+  }
   accounts::RateDecision peek_rate(const accounts::Caller&) const override { return {}; }
-  accounts::QuotaReservation reserve_quota(const accounts::Caller&, int64_t units) override {
+  accounts::QuotaReservation reserve_quota(const accounts::Caller&, int64_t units,
+                                           accounts::CountedUnits&) override {
     accounts::QuotaReservation r;
     r.unlimited = true;
     r.units = units;
     return r;
   }
-  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&, int64_t) override {
-  }
+  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&, int64_t,
+                     accounts::CountedUnits&) override {}
   accounts::QuotaStatus quota_status(const accounts::Caller&) const override {
     accounts::QuotaStatus s;
     s.unlimited = true;

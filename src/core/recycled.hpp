@@ -3,8 +3,10 @@
 // its group commit holds one such object until the commit; a batch holds dozens at once,
 // more than glibc's per-thread cache keeps of a size (tcache: 7 blocks), so each would take
 // malloc's slow path. Deriving from Recycled<T> keeps the freed blocks on the freeing
-// thread's list for the next allocation instead.
+// thread's list for the next allocation instead; RecycledAllocator does the same for an
+// object made by std::allocate_shared (its block also holds the shared_ptr's counts).
 #include <cstddef>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -54,6 +56,28 @@ class Recycled {
   static std::vector<void*>& free_blocks() {
     thread_local FreeBlocks free;
     return free.blocks;
+  }
+};
+
+template <class T>
+class RecycledAllocator {
+ public:
+  using value_type = T;
+  RecycledAllocator() = default;
+  template <class U>
+  RecycledAllocator(const RecycledAllocator<U>&) noexcept {}  // allocate_shared rebinds it
+
+  T* allocate(std::size_t n) {
+    if (n == 1) return static_cast<T*>(Recycled<T>::operator new(sizeof(T)));
+    return std::allocator<T>().allocate(n);
+  }
+  void deallocate(T* block, std::size_t n) noexcept {
+    if (n == 1) return Recycled<T>::operator delete(block, sizeof(T));
+    std::allocator<T>().deallocate(block, n);
+  }
+  template <class U>
+  bool operator==(const RecycledAllocator<U>&) const noexcept {
+    return true;
   }
 };
 

@@ -22,7 +22,7 @@ bool run_tool(HandlerEnv& env, ServiceContext& ctx, const catalog::Tool& tool,
     quota = *ctx.early_quota;
     ctx.early_quota.reset();
   } else {
-    quota = env.access.reserve_quota(ctx.caller, 1);
+    quota = env.access.reserve_quota(ctx.caller, 1, ctx.counted);
   }
   ctx.note_quota(quota);
   if (!quota.allowed) {

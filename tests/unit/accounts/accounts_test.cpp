@@ -14,12 +14,17 @@
 #include "accounts/key_issuer.hpp"
 #include "accounts/plans.hpp"
 #include "core/event_loop.hpp"
+#include "support/counting_calls.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
+using accounts::testing::release;
+using accounts::testing::reserve;
+using accounts::testing::take_rate_unit;
 using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
+using accounts::testing::WaitingRequest;
 using std::chrono::milliseconds;
 
 namespace {
@@ -71,11 +76,10 @@ int64_t stored_usage(const std::filesystem::path& dir, const std::string& period
   return total;
 }
 
-// The units one reservation counts, as a request's counting scope records them.
+// The units one reservation counts, as the request's CountedUnits records them.
 CountedUnits reserve_counted(Accounts& acc, const Caller& caller, int64_t units) {
   CountedUnits counted;
-  const CountingScope counting(counted);
-  acc.reserve_quota(caller, units);
+  acc.reserve_quota(caller, units, counted);
   return counted;
 }
 
@@ -91,7 +95,7 @@ TEST(Accounts, MissingHeaderIsAnonymousPerIp) {
   EXPECT_EQ(r.caller.subject, "ip:192.0.2.7");
   EXPECT_EQ(r.caller.plan.name, "anonymous");
   EXPECT_EQ(r.caller.key_prefix, "");
-  const QuotaReservation q = acc->reserve_quota(r.caller, 1);
+  const QuotaReservation q = reserve(*acc, r.caller, 1);
   EXPECT_TRUE(q.allowed);
   EXPECT_TRUE(q.unlimited);
   EXPECT_TRUE(acc->quota_status(r.caller).unlimited);
@@ -186,23 +190,23 @@ TEST(Accounts, RateLimitPerKeyWithWindowRollover) {
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
   for (int i = 2; i >= 0; --i) {
-    const RateDecision d = acc->take_rate_unit(caller);
+    const RateDecision d = take_rate_unit(*acc, caller);
     EXPECT_TRUE(d.allowed);
     EXPECT_EQ(d.limit, 3);
     EXPECT_EQ(d.remaining, i);
     EXPECT_EQ(d.reset_epoch_s * 1000, utc_ms(2026, 5, 4, 10, 8));
   }
-  const RateDecision over = acc->take_rate_unit(caller);
+  const RateDecision over = take_rate_unit(*acc, caller);
   EXPECT_FALSE(over.allowed);
   EXPECT_EQ(over.remaining, 0);
   EXPECT_EQ(over.retry_after_s, 45);
   EXPECT_EQ(acc->peek_rate(caller).remaining, 0);
   // Anonymous callers from another IP are not affected.
-  EXPECT_TRUE(acc->take_rate_unit(acc->authenticate(std::nullopt, "192.0.2.1").caller).allowed);
+  EXPECT_TRUE(take_rate_unit(*acc, acc->authenticate(std::nullopt, "192.0.2.1").caller).allowed);
 
   clock.set_ms(utc_ms(2026, 5, 4, 10, 8));
   EXPECT_EQ(acc->peek_rate(caller).remaining, 3);
-  EXPECT_TRUE(acc->take_rate_unit(caller).allowed);
+  EXPECT_TRUE(take_rate_unit(*acc, caller).allowed);
 }
 
 TEST(Accounts, QuotaWithMonthRollover) {
@@ -211,9 +215,9 @@ TEST(Accounts, QuotaWithMonthRollover) {
   const std::string key = cli_create(tmp.path(), "tiny");  // 2 per month
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 1);
-  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 0);
-  const QuotaReservation refused = acc->reserve_quota(caller, 1);
+  EXPECT_EQ(reserve(*acc, caller, 1).remaining, 1);
+  EXPECT_EQ(reserve(*acc, caller, 1).remaining, 0);
+  const QuotaReservation refused = reserve(*acc, caller, 1);
   EXPECT_FALSE(refused.allowed);
   EXPECT_EQ(refused.retry_after_s, 60);
   EXPECT_EQ(refused.resets_at, "2026-12-01T00:00:00Z");
@@ -224,7 +228,7 @@ TEST(Accounts, QuotaWithMonthRollover) {
   EXPECT_EQ(s.period, "2026-11");
 
   clock.set_ms(utc_ms(2026, 12, 1, 0, 0, 0));
-  const QuotaReservation december = acc->reserve_quota(caller, 1);
+  const QuotaReservation december = reserve(*acc, caller, 1);
   EXPECT_TRUE(december.allowed);
   EXPECT_EQ(december.remaining, 1);
   EXPECT_EQ(december.period, "2026-12");
@@ -239,15 +243,15 @@ TEST(Accounts, ReleaseReturnsTheUnit) {
   const std::string key = cli_create(tmp.path(), "tiny");
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  const QuotaReservation a = acc->reserve_quota(caller, 1);
-  const QuotaReservation b = acc->reserve_quota(caller, 1);
+  const QuotaReservation a = reserve(*acc, caller, 1);
+  const QuotaReservation b = reserve(*acc, caller, 1);
   ASSERT_TRUE(a.allowed && b.allowed);
   acc->flush_usage();  // the release then reaches the store as a negative delta
-  acc->release_quota(caller, b, 1);
+  release(*acc, caller, b, 1);
   EXPECT_EQ(acc->quota_status(caller).used, 1);
-  EXPECT_TRUE(acc->reserve_quota(caller, 1).allowed);
-  EXPECT_FALSE(acc->reserve_quota(caller, 1).allowed);
-  acc->release_quota(caller, a, 1);
+  EXPECT_TRUE(reserve(*acc, caller, 1).allowed);
+  EXPECT_FALSE(reserve(*acc, caller, 1).allowed);
+  release(*acc, caller, a, 1);
   acc->stop();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
 }
@@ -271,8 +275,8 @@ TEST(Accounts, BothLimitsAreExactUnderConcurrency) {
     threads.emplace_back([&] {
       while (!go) std::this_thread::yield();
       for (int i = 0; i < kCallsEach; ++i) {
-        if (acc->take_rate_unit(caller).allowed) ++rate_allowed;
-        if (acc->reserve_quota(caller, 1).allowed) ++quota_allowed;
+        if (take_rate_unit(*acc, caller).allowed) ++rate_allowed;
+        if (reserve(*acc, caller, 1).allowed) ++quota_allowed;
       }
     });
   go = true;
@@ -290,12 +294,12 @@ TEST(Accounts, RestartContinuesTheMonthsCount) {
   {
     auto acc = open_accounts(tmp.path(), clock);
     const Caller caller = acc->authenticate(bearer(key), "x").caller;
-    for (int i = 0; i < 10; ++i) ASSERT_TRUE(acc->reserve_quota(caller, 1).allowed);
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(reserve(*acc, caller, 1).allowed);
   }  // destructor: stop → final flush
   auto acc = open_accounts(tmp.path(), clock);
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
   EXPECT_EQ(acc->quota_status(caller).used, 10);
-  EXPECT_EQ(acc->reserve_quota(caller, 1).remaining, 1'000 - 11);
+  EXPECT_EQ(reserve(*acc, caller, 1).remaining, 1'000 - 11);
 }
 
 TEST(Accounts, StopFlushesEverything) {
@@ -307,7 +311,7 @@ TEST(Accounts, StopFlushesEverything) {
       open_accounts(tmp.path(), clock, test_plans(), milliseconds(60'000), milliseconds(60'000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  for (int i = 0; i < 7; ++i) acc->reserve_quota(caller, 1);
+  for (int i = 0; i < 7; ++i) reserve(*acc, caller, 1);
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);
   acc->stop();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 7);
@@ -321,7 +325,7 @@ TEST(Accounts, BackgroundFlushPersistsWithinTheFlushInterval) {
   auto acc = open_accounts(tmp.path(), clock, test_plans(), milliseconds(100), milliseconds(1000));
   acc->start();
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  for (int i = 0; i < 4; ++i) acc->reserve_quota(caller, 1);
+  for (int i = 0; i < 4; ++i) reserve(*acc, caller, 1);
   // What a kill -9 now would keep: the counts written by the background flush.
   EXPECT_TRUE(
       eventually([&] { return stored_usage(tmp.path(), "2026-11") == 4; }, milliseconds(1000)));
@@ -353,7 +357,7 @@ TEST(Accounts, DatabaseHoldsNoPlaintextKey) {
   const std::string live = cli_create(tmp.path(), "pro", "x");
   acc->refresh_keys();
   const Caller caller = acc->authenticate(bearer(live), "x").caller;
-  acc->reserve_quota(caller, 1);
+  reserve(*acc, caller, 1);
   acc->flush_usage();
   for (const std::string& key : {dev, live}) {
     const std::string bytes = accounts::testing::all_bytes_under(tmp.path());
@@ -372,12 +376,6 @@ TEST(Accounts, DatabaseHoldsNoPlaintextKey) {
 namespace {
 
 // Records what the committer told it, on the thread that ran the loop.
-struct RecordedWait final : DurableWait {
-  explicit RecordedWait(std::vector<bool>& told) : told(told) {}
-  void on_durable(bool durable) override { told.push_back(durable); }
-  std::vector<bool>& told;
-};
-
 // A server thread as the group commit sees it: an event loop that is never out of work,
 // registered as this thread's, and what its waiting responses were told.
 struct ServerLoop {
@@ -389,8 +387,8 @@ struct ServerLoop {
 
   // Queues a response whose units are `counted`: it waits for their commit.
   void respond(Accounts& acc, const CountedUnits& counted) {
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-    EXPECT_EQ(acc.await_durable(counted, wait), Durability::Waiting);
+    WaitingRequest request(told);
+    EXPECT_EQ(acc.await_durable(counted, &request), Durability::Waiting);
   }
 
   // Runs the loop until `n` responses in all were told, for at most 10 s.
@@ -428,15 +426,13 @@ TEST_F(AccountsGroupCommit, AResponseWaitsOnItsLoopUntilItsUnitsAreCommitted) {
   // Three responses of one turn of the loop: one group, one commit.
   for (int i = 0; i < 3; ++i) {
     CountedUnits counted;
-    {
-      const CountingScope counting(counted);
-      ASSERT_TRUE(acc->reserve_quota(caller, 2).allowed);
-      acc->release_quota(caller, acc->reserve_quota(caller, 1), 1);  // given back: not counted
-    }
+    ASSERT_TRUE(acc->reserve_quota(caller, 2, counted).allowed);
+    // Given back: not counted.
+    acc->release_quota(caller, acc->reserve_quota(caller, 1, counted), 1, counted);
     EXPECT_EQ(counted.total(), 2);
-    std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(server.told);
-    EXPECT_EQ(acc->await_durable(counted, wait), Durability::Waiting);
-    EXPECT_EQ(wait, nullptr);  // taken
+    WaitingRequest request(server.told);
+    EXPECT_EQ(acc->await_durable(counted, &request), Durability::Waiting);
+    EXPECT_EQ(request.suspensions, 1);  // taken
   }
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // nothing written before the turn ends
   server.run_until_told(3);
@@ -550,13 +546,13 @@ TEST_F(AccountsGroupCommit, WithoutALoopTheUnitsAreCommittedBeforeAwaitReturns) 
   start();
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
-  std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-  EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
-  EXPECT_NE(wait, nullptr);  // not taken: the caller goes on at once
+  WaitingRequest request(told);
+  EXPECT_EQ(acc->await_durable(counted, &request), Durability::Durable);
+  EXPECT_EQ(request.suspensions, 0);  // not taken: the caller goes on at once
   EXPECT_TRUE(told.empty());
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
   CountedUnits nothing;
-  EXPECT_EQ(acc->await_durable(nothing, wait), Durability::Durable);
+  EXPECT_EQ(acc->await_durable(nothing, &request), Durability::Durable);
   acc->stop();
 }
 
@@ -566,9 +562,9 @@ TEST_F(AccountsGroupCommit, WithoutAcknowledgeAfterCommitTheUnitsWaitForTheFlush
   start("free", /*acknowledge_after_commit=*/false);
   const CountedUnits counted = reserve_counted(*acc, caller, 1);
   std::vector<bool> told;
-  std::unique_ptr<DurableWait> wait = std::make_unique<RecordedWait>(told);
-  EXPECT_EQ(acc->await_durable(counted, wait), Durability::Durable);
-  EXPECT_NE(wait, nullptr);
+  WaitingRequest request(told);
+  EXPECT_EQ(acc->await_durable(counted, &request), Durability::Durable);
+  EXPECT_EQ(request.suspensions, 0);
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 0);  // not yet written
   acc->flush_usage();
   EXPECT_EQ(stored_usage(tmp.path(), "2026-11"), 1);
@@ -655,10 +651,7 @@ TEST_P(FailedCommit, UnitsThatCannotBeCommittedAreGivenBackAndNeverCounted) {
   std::vector<bool>& told = server.told;
   auto one_response = [&] {
     CountedUnits counted;
-    {
-      const CountingScope counting(counted);
-      EXPECT_TRUE(acc.reserve_quota(caller, 1).allowed);
-    }
+    EXPECT_TRUE(acc.reserve_quota(caller, 1, counted).allowed);
     server.respond(acc, counted);
     server.run_until_told(told.size() + 1);
   };
@@ -687,14 +680,14 @@ TEST(Accounts, AMonthReenteredByAClockStepStartsFromTheStoredCount) {
   {
     auto acc = open_accounts(tmp.path(), clock);
     const Caller caller = acc->authenticate(bearer(key), "x").caller;
-    EXPECT_TRUE(acc->reserve_quota(caller, 2).allowed);
+    EXPECT_TRUE(reserve(*acc, caller, 2).allowed);
   }  // stopped: October's 2 units are stored
   clock.set_ms(utc_ms(2026, 11, 1, 0, 1));
   auto acc = open_accounts(tmp.path(), clock);  // loads November only
   const Caller caller = acc->authenticate(bearer(key), "x").caller;
-  EXPECT_TRUE(acc->reserve_quota(caller, 1).allowed);   // the quota reset on the 1st
-  clock.set_ms(utc_ms(2026, 10, 31, 23, 30));           // the clock stepped back into October
-  EXPECT_FALSE(acc->reserve_quota(caller, 1).allowed);  // still used up: read from the store
+  EXPECT_TRUE(reserve(*acc, caller, 1).allowed);   // the quota reset on the 1st
+  clock.set_ms(utc_ms(2026, 10, 31, 23, 30));      // the clock stepped back into October
+  EXPECT_FALSE(reserve(*acc, caller, 1).allowed);  // still used up: read from the store
   EXPECT_EQ(acc->quota_status(caller).used, 2);
   clock.set_ms(utc_ms(2026, 11, 1, 0, 2));
   EXPECT_EQ(acc->quota_status(caller).used, 1);  // November kept its count: reset once only

@@ -9,11 +9,14 @@
 #include "accounts/api_key.hpp"
 #include "accounts/plans.hpp"
 #include "accounts/usage_history.hpp"
+#include "support/counting_calls.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::new_key;
+using accounts::testing::reserve;
+using accounts::testing::take_rate_unit;
 using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
 using std::chrono::milliseconds;
@@ -112,7 +115,7 @@ TEST(KeyAdmin, RotationKeepsUsageAndTheOldSecretEndsWithItsGrace) {
   f.accounts.refresh_keys(true);
   AuthResult old_auth = f.accounts.authenticate(bearer(c.key), "1.2.3.4");
   ASSERT_EQ(old_auth.status, AuthStatus::Ok);
-  ASSERT_TRUE(f.accounts.reserve_quota(old_auth.caller, 3).allowed);
+  ASSERT_TRUE(reserve(f.accounts, old_auth.caller, 3).allowed);
 
   const RotatedKey r = f.admin.rotate(c.view.prefix, 60);
   EXPECT_EQ(r.key.substr(0, 12), c.view.prefix);
@@ -159,9 +162,9 @@ TEST(KeyAdmin, PerKeyLimitsReachTheCaller) {
   EXPECT_EQ(caller.plan.monthly_quota, 1);
   EXPECT_TRUE(caller.rate_from_key);
   EXPECT_TRUE(caller.quota_from_key);
-  EXPECT_EQ(f.accounts.take_rate_unit(caller).limit, 50);
-  EXPECT_TRUE(f.accounts.reserve_quota(caller, 1).allowed);
-  EXPECT_FALSE(f.accounts.reserve_quota(caller, 1).allowed);
+  EXPECT_EQ(take_rate_unit(f.accounts, caller).limit, 50);
+  EXPECT_TRUE(reserve(f.accounts, caller, 1).allowed);
+  EXPECT_FALSE(reserve(f.accounts, caller, 1).allowed);
 
   KeySettings back;
   back.plan = "pro";

@@ -111,8 +111,7 @@ class LedgerShipperTest : public ::testing::Test {
     LedgerShipper::Counted counted = shipper.count_unit(key_id);
     CountedUnits units;
     units.add(key_id, counted.month, 1);
-    std::unique_ptr<DurableWait> no_wait;
-    EXPECT_EQ(shipper.await_durable(units, no_wait), Durability::Durable);
+    EXPECT_EQ(shipper.await_durable(units, nullptr), Durability::Durable);
     return counted;
   }
   int64_t in_redis(int64_t key_id, const std::string& period = "2026-11") {

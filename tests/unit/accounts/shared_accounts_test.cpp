@@ -16,6 +16,7 @@
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/usage_ledger.hpp"
+#include "support/counting_calls.hpp"
 #include "support/redis_process.hpp"
 #include "support/test_support.hpp"
 
@@ -23,8 +24,13 @@ using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::new_key;
 using accounts::testing::RedisProcess;
+using accounts::testing::release;
+using accounts::testing::reserve;
+using accounts::testing::take_rate_unit;
+using accounts::testing::take_rate_unit_for_execution;
 using accounts::testing::TempDir;
 using accounts::testing::utc_ms;
+using accounts::testing::WaitingRequest;
 
 namespace {
 
@@ -237,29 +243,29 @@ TEST_F(RedisTest, SharedAccountsCountAcrossInstancesAndSeeNewKeys) {
 
   // tiny: 3 per minute, 2 per month, fleet-wide.
   std::optional<QuotaReservation> q1, q2, q3;
-  EXPECT_TRUE(one->take_rate_unit_for_execution(a1.caller, q1).allowed);
-  EXPECT_TRUE(two->take_rate_unit_for_execution(a2.caller, q2).allowed);
+  EXPECT_TRUE(take_rate_unit_for_execution(*one, a1.caller, q1).allowed);
+  EXPECT_TRUE(take_rate_unit_for_execution(*two, a2.caller, q2).allowed);
   ASSERT_TRUE(q1 && q2);
   EXPECT_TRUE(q1->allowed);
   EXPECT_TRUE(q2->allowed);
   EXPECT_EQ(q2->remaining, 0);
-  const RateDecision third = one->take_rate_unit_for_execution(a1.caller, q3);
+  const RateDecision third = take_rate_unit_for_execution(*one, a1.caller, q3);
   EXPECT_TRUE(third.allowed);
   EXPECT_EQ(third.remaining, 0);
   ASSERT_TRUE(q3);
   EXPECT_FALSE(q3->allowed);  // quota used up across the two instances
   EXPECT_EQ(q3->period, "2026-11");
   EXPECT_EQ(q3->resets_at, "2026-12-01T00:00:00Z");
-  EXPECT_FALSE(two->take_rate_unit(a2.caller).allowed);  // the 4th unit of the window
+  EXPECT_FALSE(take_rate_unit(*two, a2.caller).allowed);  // the 4th unit of the window
   EXPECT_EQ(two->peek_rate(a2.caller).remaining, 0);
   EXPECT_EQ(one->quota_status(a1.caller).used, 2);
-  two->release_quota(a2.caller, *q2, 1);
+  release(*two, a2.caller, *q2, 1);
   EXPECT_EQ(one->quota_status(a1.caller).used, 1);
 
   // The next minute is a new window; the new month a new quota.
   clock.advance_ms(90'000);
   std::optional<QuotaReservation> q4;
-  EXPECT_TRUE(one->take_rate_unit_for_execution(a1.caller, q4).allowed);
+  EXPECT_TRUE(take_rate_unit_for_execution(*one, a1.caller, q4).allowed);
   ASSERT_TRUE(q4);
   EXPECT_TRUE(q4->allowed);
   EXPECT_EQ(q4->period, "2026-12");
@@ -292,17 +298,17 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
     ASSERT_EQ(caller.key_id, 1);
     boost::asio::io_context loop;
     const EventLoopScope scope(loop);
-    {
-      CountedUnits counted;
-      const CountingScope counting(counted);
-      EXPECT_FALSE(acc.take_rate_step_now(caller, true));  // no lease yet
-    }
     std::optional<RateStep> first;
-    AccessControl::RateStepDone done = [&first](RateStep&& s, std::exception_ptr e) {
+    WaitingRequest request([&first](RateStep&& s, std::exception_ptr e) {
       EXPECT_FALSE(e);
       first = std::move(s);
-    };
-    ASSERT_TRUE(acc.start_rate_step(caller, true, done));
+    });
+    {
+      CountedUnits counted;
+      EXPECT_FALSE(acc.rate_step(caller, true, counted, &request));  // no lease yet
+      EXPECT_TRUE(counted.empty());
+    }
+    ASSERT_EQ(request.suspensions, 1);  // its step went to Redis
     loop.run();
     ASSERT_TRUE(first && first->early && first->early->allowed);
     EXPECT_FALSE(first->early->from_lease);  // counted in Redis by its step
@@ -313,8 +319,7 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
     for (int i = 1; i <= 10; ++i) {
       CountedUnits counted;
       {
-        const CountingScope counting(counted);
-        std::optional<RateStep> step = acc.take_rate_step_now(caller, true);
+        std::optional<RateStep> step = acc.rate_step(caller, true, counted, &request);
         ASSERT_TRUE(step && step->early) << i;
         EXPECT_TRUE(step->rate.allowed);
         EXPECT_TRUE(step->early->from_lease);
@@ -322,9 +327,9 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
         last = step->early;
       }
       EXPECT_EQ(counted.total(), 1);
-      std::unique_ptr<DurableWait> no_wait;
-      EXPECT_EQ(acc.await_durable(counted, no_wait), Durability::Durable);  // written here
+      EXPECT_EQ(acc.await_durable(counted, nullptr), Durability::Durable);  // written here
     }
+    EXPECT_EQ(request.suspensions, 1);             // none of the ten went to Redis
     EXPECT_EQ(quota_in_redis(), 1);                // not shipped yet
     EXPECT_EQ(acc.quota_status(caller).used, 11);  // but counted
     acc.ship_ledger();
@@ -336,8 +341,7 @@ TEST_F(RedisTest, LeasedExecutionsAreCountedInTheLedgerAndShippedOnce) {
     // The last request failed after its unit: out of the ledger, back to the lease.
     {
       CountedUnits counted;
-      const CountingScope counting(counted);
-      acc.release_quota(caller, *last, 1);
+      acc.release_quota(caller, *last, 1, counted);
       EXPECT_EQ(counted.total(), -1);
     }
     EXPECT_EQ(acc.quota_status(caller).used, 10);
@@ -371,27 +375,28 @@ TEST_F(RedisTest, AnotherKeysShipmentDoesNotHideAStepsCount) {
   const Caller b = acc.authenticate("Bearer " + stepped_key, "::1").caller;
   boost::asio::io_context loop;
   const EventLoopScope scope(loop);
+  // A step that goes to Redis (no lease serves it).
   auto step = [&](const Caller& caller, auto between) {
     std::optional<RateStep> result;
-    AccessControl::RateStepDone done = [&result](RateStep&& s, std::exception_ptr e) {
+    WaitingRequest request([&result](RateStep&& s, std::exception_ptr e) {
       EXPECT_FALSE(e);
       result = std::move(s);
-    };
-    EXPECT_TRUE(acc.start_rate_step(caller, true, done));
+    });
+    CountedUnits counted;
+    EXPECT_FALSE(acc.rate_step(caller, true, counted, &request));
+    EXPECT_EQ(request.suspensions, 1);
     between();
     loop.restart();
     loop.run();
     return result;
   };
+  // A step served from the thread's leases (none other is expected).
   auto leased = [&](const Caller& caller) {
     CountedUnits counted;
-    std::optional<RateStep> s;
-    {
-      const CountingScope counting(counted);
-      s = acc.take_rate_step_now(caller, true);
-    }
-    std::unique_ptr<DurableWait> no_wait;
-    EXPECT_EQ(acc.await_durable(counted, no_wait), Durability::Durable);
+    WaitingRequest request([](RateStep&&, std::exception_ptr) {});
+    std::optional<RateStep> s = acc.rate_step(caller, true, counted, &request);
+    EXPECT_EQ(request.suspensions, 0);
+    EXPECT_EQ(acc.await_durable(counted, nullptr), Durability::Durable);
     return s;
   };
   // Key a: a lease, and a leased execution counted in the ledger, waiting to be shipped.
@@ -422,14 +427,14 @@ TEST_F(RedisTest, UnreachableRedisFailsClosedAndRecovers) {
   acc.refresh_keys(true);
   const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
   ASSERT_FALSE(caller.anonymous);
-  EXPECT_TRUE(acc.reserve_quota(caller, 1).allowed);
+  EXPECT_TRUE(reserve(acc, caller, 1).allowed);
 
   own.stop();
-  EXPECT_THROW(acc.take_rate_unit(caller), StoreUnavailable);
-  EXPECT_THROW(acc.reserve_quota(caller, 1), StoreUnavailable);
+  EXPECT_THROW(take_rate_unit(acc, caller), StoreUnavailable);
+  EXPECT_THROW(reserve(acc, caller, 1), StoreUnavailable);
   EXPECT_THROW(acc.quota_status(caller), StoreUnavailable);
   std::optional<QuotaReservation> early;
-  EXPECT_THROW(acc.take_rate_unit_for_execution(caller, early), StoreUnavailable);
+  EXPECT_THROW(take_rate_unit_for_execution(acc, caller, early), StoreUnavailable);
   EXPECT_FALSE(early);
   // Never throws: health and preflight still answer, promising no unit.
   EXPECT_EQ(acc.peek_rate(caller).remaining, 0);
@@ -440,7 +445,7 @@ TEST_F(RedisTest, UnreachableRedisFailsClosedAndRecovers) {
   QuotaReservation r;
   for (int i = 0; i < 100; ++i) {  // the client waits out its short back-off
     try {
-      r = acc.reserve_quota(caller, 1);
+      r = reserve(acc, caller, 1);
       break;
     } catch (const StoreUnavailable&) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));

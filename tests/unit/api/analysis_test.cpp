@@ -216,6 +216,37 @@ TEST_F(AnalysisTest, OnAnEventLoopTheAnalysisRunsOnThePool) {
   EXPECT_EQ(a, b);  // the same bytes of result as handle()'s inline run
 }
 
+// A request may wait three times: for its rate step (a shared store), for the analysis
+// pool, and for its 200's group commit. It leaves the stack at the first wait and stays
+// where it went: each later wait holds the same suspended request, and `done` runs once,
+// after the last.
+TEST_F(AnalysisTest, ARequestThatWaitsThreeTimesLeavesTheStackOnce) {
+  access.asynchronous = true;
+  access.durable_waits = true;
+  boost::asio::io_context loop;
+  auto guard = boost::asio::make_work_guard(loop);
+  const EventLoopScope scope(loop);
+  const api::Request req = request("POST", kTolerance, kDivider);
+  api::Response res;
+  int done_calls = 0;
+  ASSERT_FALSE(service.handle_async(req, res, [&] { ++done_calls; }));
+  ASSERT_EQ(access.pending.size(), 1u);
+  const accounts::Suspended* waiting = access.pending.front().request.get();
+  access.complete_pending();  // the rate step: on to the pool
+  EXPECT_TRUE(res.body.empty());
+  // The pool posts the finish to this loop; the 200 then waits for its units.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (access.waiting_durable.empty() && std::chrono::steady_clock::now() < deadline)
+    loop.run_one_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(access.waiting_durable.size(), 1u);
+  EXPECT_EQ(access.waiting_durable.front().get(), waiting);  // the same request, not a copy
+  EXPECT_EQ(done_calls, 0);
+  access.complete_durable();
+  EXPECT_EQ(done_calls, 1);
+  EXPECT_EQ(res.status, 200) << res.body;
+  EXPECT_EQ(access.quota_used, 3);  // as handle() charges it: ⌈2009/1000⌉
+}
+
 using Admission = api::AnalysisPool::Admission;
 
 // What the pool tests share: work that notes its name in `order` when it runs, work that

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,7 @@ class FakeAccess : public accounts::AccessControl {
   int64_t quota_used = 0;
   int64_t now_s = 1'800'000'010;  // 10 s into a minute
   bool store_down = false;        // counting calls throw StoreUnavailable (a shared store)
-  bool reserve_early = false;     // take_rate_unit_for_execution reserves the quota too
+  bool reserve_early = false;     // the rate step of an execution reserves its quota unit too
 
   bool store_reachable() const override { return !store_down; }
 
@@ -56,22 +58,32 @@ class FakeAccess : public accounts::AccessControl {
     d.retry_after_s = d.allowed ? 0 : d.reset_epoch_s - now_s;
     return d;
   }
-  accounts::RateDecision take_rate_unit(const accounts::Caller& c) override {
+  // The step taken at once (throws while the store is down).
+  accounts::RateStep take_step(const accounts::Caller& c, bool for_execution) {
     if (store_down) throw accounts::StoreUnavailable("fake store down");
-    return decide(c, ++window_used[c.subject]);
+    accounts::RateStep step;
+    step.rate = decide(c, ++window_used[c.subject]);
+    accounts::CountedUnits counted;  // a shared store's: durable when counted
+    if (for_execution && reserve_early && step.rate.allowed)
+      step.early = reserve_quota(c, 1, counted);
+    return step;
   }
-  accounts::RateDecision take_rate_unit_for_execution(
-      const accounts::Caller& c, std::optional<accounts::QuotaReservation>& early) override {
-    accounts::RateDecision d = take_rate_unit(c);
-    if (reserve_early && d.allowed) early = reserve_quota(c, 1);
-    return d;
+  std::optional<accounts::RateStep> rate_step(const accounts::Caller& c, bool for_execution,
+                                              accounts::CountedUnits&,
+                                              accounts::Suspendable* request) override {
+    if (asynchronous && request) {
+      pending.push_back({c, for_execution, request->suspend()});
+      return std::nullopt;
+    }
+    return take_step(c, for_execution);
   }
   accounts::RateDecision peek_rate(const accounts::Caller& c) const override {
     return decide(c, window_used[c.subject]);
   }
   int64_t quota_released = 0;  // units given back so far
 
-  accounts::QuotaReservation reserve_quota(const accounts::Caller& c, int64_t units) override {
+  accounts::QuotaReservation reserve_quota(const accounts::Caller& c, int64_t units,
+                                           accounts::CountedUnits& counted) override {
     if (store_down) throw accounts::StoreUnavailable("fake store down");
     accounts::QuotaReservation q;
     q.limit = *c.plan.monthly_quota;
@@ -79,6 +91,7 @@ class FakeAccess : public accounts::AccessControl {
     if (q.allowed) {
       quota_used += units;
       q.units = units;
+      counted.add(c.key_id, 0, units);  // as the embedded store records them
     }
     q.remaining = q.limit - quota_used;
     q.retry_after_s = 1000;
@@ -86,29 +99,41 @@ class FakeAccess : public accounts::AccessControl {
     q.period = "2026-12";
     return q;
   }
-  void release_quota(const accounts::Caller&, const accounts::QuotaReservation& q,
-                     int64_t units) override {
+  void release_quota(const accounts::Caller& c, const accounts::QuotaReservation& q, int64_t units,
+                     accounts::CountedUnits& counted) override {
     if (!q.allowed) return;
     const int64_t n = std::min(units, q.units);
     quota_used -= n;
     quota_released += n;
+    counted.add(c.key_id, 0, -n);
   }
-  // Asynchronous mode (a shared store on an event loop): start_rate_step queues the step;
-  // complete_pending() takes each with the blocking calls above and reports it.
+  // Durable waits (a group commit on an event loop): with `durable_waits`, await_durable
+  // suspends a request that can wait and has units to wait for; complete_durable() tells
+  // each that its units are stored.
+  bool durable_waits = false;
+  std::vector<std::shared_ptr<accounts::Suspended>> waiting_durable;
+  accounts::Durability await_durable(const accounts::CountedUnits& counted,
+                                     accounts::Suspendable* request) override {
+    if (!durable_waits || !request || counted.empty()) return accounts::Durability::Durable;
+    waiting_durable.push_back(request->suspend());
+    return accounts::Durability::Waiting;
+  }
+  void complete_durable() {
+    std::vector<std::shared_ptr<accounts::Suspended>> waiting;
+    waiting.swap(waiting_durable);
+    for (auto& request : waiting) request->units_durable(true);
+  }
+  // Asynchronous mode (a shared store on an event loop): rate_step suspends a request that
+  // can wait and queues its step; complete_pending() takes each with take_step and tells
+  // the request.
   bool asynchronous = false;
   struct PendingStep {
     accounts::Caller caller;
     bool for_execution;
-    RateStepDone done;
+    std::shared_ptr<accounts::Suspended> request;
   };
   std::vector<PendingStep> pending;
 
-  bool steps_asynchronously() const override { return asynchronous; }
-  bool start_rate_step(const accounts::Caller& c, bool for_execution, RateStepDone& done) override {
-    if (!asynchronous) return false;
-    pending.push_back({c, for_execution, std::move(done)});
-    return true;
-  }
   void complete_pending() {
     std::vector<PendingStep> steps;
     steps.swap(pending);
@@ -116,12 +141,11 @@ class FakeAccess : public accounts::AccessControl {
       accounts::RateStep step;
       std::exception_ptr error;
       try {
-        step.rate = p.for_execution ? take_rate_unit_for_execution(p.caller, step.early)
-                                    : take_rate_unit(p.caller);
+        step = take_step(p.caller, p.for_execution);
       } catch (...) {
         error = std::current_exception();
       }
-      p.done(std::move(step), error);
+      p.request->rate_step_taken(std::move(step), error);
     }
   }
 

@@ -35,38 +35,34 @@ class CountingAccess : public accounts::AccessControl {
     r.caller.plan = {"anonymous", 7, std::nullopt};
     return r;
   }
-  accounts::RateDecision take_rate_unit(const accounts::Caller& c) override {
+  std::optional<accounts::RateStep> rate_step(const accounts::Caller& c, bool,
+                                              accounts::CountedUnits&,
+                                              accounts::Suspendable*) override {
     ++calls;
-    return peek_rate(c);
+    return accounts::RateStep{peek_rate(c), {}, {}};
   }
   accounts::RateDecision peek_rate(const accounts::Caller& c) const override {
     ++calls;
     return {true, c.plan.rate_per_minute, c.plan.rate_per_minute - 3, 1'800'000'040,
             0,    1'800'000'010};
   }
-  accounts::QuotaReservation reserve_quota(const accounts::Caller&, int64_t) override {
+  accounts::QuotaReservation reserve_quota(const accounts::Caller&, int64_t,
+                                           accounts::CountedUnits&) override {
     ++calls;
     return {};
   }
-  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&, int64_t) override {
+  void release_quota(const accounts::Caller&, const accounts::QuotaReservation&, int64_t,
+                     accounts::CountedUnits&) override {
     ++calls;
-  }
-  accounts::RateDecision take_rate_unit_for_execution(
-      const accounts::Caller& c, std::optional<accounts::QuotaReservation>&) override {
-    return take_rate_unit(c);
   }
   accounts::QuotaStatus quota_status(const accounts::Caller&) const override {
     ++calls;
     return {};
   }
   accounts::Durability await_durable(const accounts::CountedUnits&,
-                                     std::unique_ptr<accounts::DurableWait>&) override {
+                                     accounts::Suspendable*) override {
     ++calls;
     return accounts::Durability::Durable;
-  }
-  accounts::RateStep take_rate_step(const accounts::Caller& c, bool) override {
-    ++calls;
-    return {peek_rate(c), {}, {}};
   }
   std::optional<accounts::QuotaView> peek_quota(const accounts::Caller&) const override {
     ++calls;
@@ -75,14 +71,6 @@ class CountingAccess : public accounts::AccessControl {
   void record_usage(const accounts::Caller&, std::string_view, std::string_view, int,
                     int64_t) override {
     ++calls;
-  }
-  bool start_rate_step(const accounts::Caller&, bool, RateStepDone&) override {
-    ++calls;
-    return false;
-  }
-  std::optional<accounts::RateStep> take_rate_step_now(const accounts::Caller&, bool) override {
-    ++calls;
-    return std::nullopt;
   }
   bool store_reachable() const override {
     ++calls;

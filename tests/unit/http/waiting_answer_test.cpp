@@ -41,18 +41,19 @@ class LateAccess final : public test_support::FakeAccess {
     keys[std::string(kKey)] = {"pro", 100000, 100000};
     asynchronous = true;
   }
-  bool steps_asynchronously() const override { return this_thread_event_loop() != nullptr; }
-  bool start_rate_step(const accounts::Caller& c, bool for_execution, RateStepDone& done) override {
+  std::optional<accounts::RateStep> rate_step(const accounts::Caller& c, bool for_execution,
+                                              accounts::CountedUnits& counted,
+                                              accounts::Suspendable* request) override {
     net::io_context* loop = this_thread_event_loop();
-    if (!loop) return false;
+    if (!loop || !request) return take_step(c, for_execution);
     const bool first = pending.empty();
-    FakeAccess::start_rate_step(c, for_execution, done);
+    FakeAccess::rate_step(c, for_execution, counted, request);
     if (first) {
       auto timer = std::make_shared<net::steady_timer>(*loop, std::chrono::milliseconds(5));
       timer->async_wait([this, timer](const boost::system::error_code&) { complete_pending(); });
     }
     ++started;
-    return true;
+    return std::nullopt;
   }
   int started = 0;
 };

@@ -20,12 +20,15 @@
 #include "store/redis_keys.hpp"
 #include "store/redis_store.hpp"
 #include "store/resp.hpp"
+#include "support/counting_calls.hpp"
 #include "support/redis_process.hpp"
 #include "support/test_support.hpp"
 
 using namespace toolcalc;
 using namespace toolcalc::accounts;
 using accounts::testing::RedisProcess;
+using accounts::testing::take_rate_unit;
+using accounts::testing::WaitingRequest;
 namespace net = boost::asio;
 using namespace toolcalc::testing_steps;
 
@@ -467,19 +470,22 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
                              .key_refresh_interval = std::chrono::milliseconds(50)});
   auto cli = store::open_redis_store(options_);
   const std::string key = issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
+  const std::string other_key =
+      issue_key(*cli, plans, "tiny", "", KeyKind::Live, clock.now_s()).key;
   acc.refresh_keys(true);
   const Caller caller = acc.authenticate("Bearer " + key, "::1").caller;
   ASSERT_FALSE(caller.anonymous);
 
   const EventLoopScope scope(loop_);
-  ASSERT_TRUE(acc.steps_asynchronously());
   std::vector<std::optional<RateStep>> steps(4);
   for (auto& slot : steps) {
-    AccessControl::RateStepDone done = [&slot](RateStep&& s, std::exception_ptr e) {
+    WaitingRequest request([&slot](RateStep&& s, std::exception_ptr e) {
       EXPECT_FALSE(e);
       slot = std::move(s);
-    };
-    ASSERT_TRUE(acc.start_rate_step(caller, true, done));
+    });
+    CountedUnits counted;
+    ASSERT_FALSE(acc.rate_step(caller, true, counted, &request));
+    ASSERT_EQ(request.suspensions, 1);  // stepped asynchronously, on the pipeline
   }
   loop_.run();
   // Plan "tiny": 3 per minute, 2 per month.
@@ -499,11 +505,36 @@ TEST_F(RedisPipelineTest, SharedAccountsStepsLikeTheBlockingCalls) {
   EXPECT_FALSE(steps[3]->rate.allowed);    // the minute's 3 are used
   EXPECT_GE(steps[3]->rate.retry_after_s, 1);
   EXPECT_FALSE(steps[3]->early);
+  // The request moves when it is suspended (api/suspended_request.hpp), its caller with
+  // it: the step is still counted on that caller's window. Plan "tiny" allows 3 a minute.
+  const Caller other = acc.authenticate("Bearer " + other_key, "::1").caller;
+  ASSERT_FALSE(other.anonymous);
+  ASSERT_NE(other.subject, caller.subject);
+  std::vector<std::optional<RateStep>> moved(3);
+  loop_.restart();
+  for (auto& slot : moved) {
+    Caller held = other;
+    WaitingRequest request([&slot](RateStep&& s, std::exception_ptr) { slot = std::move(s); });
+    request.on_suspend = [&held] { held = Caller{}; };
+    CountedUnits counted;
+    ASSERT_FALSE(acc.rate_step(held, false, counted, &request));
+  }
+  loop_.run();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(moved[i]) << i;
+    EXPECT_TRUE(moved[i]->rate.allowed) << i;
+    EXPECT_EQ(moved[i]->rate.remaining, 2 - i) << i;
+  }
+  EXPECT_FALSE(take_rate_unit(acc, other).allowed);  // its window holds the three
+
   // A plain rate step (not an execution) reserves nothing.
   std::optional<RateStep> plain;
-  AccessControl::RateStepDone done = [&plain](RateStep&& s, std::exception_ptr) { plain = s; };
+  WaitingRequest request([&plain](RateStep&& s, std::exception_ptr) { plain = s; });
   loop_.restart();
-  ASSERT_TRUE(acc.start_rate_step(acc.authenticate(std::nullopt, "10.0.0.1").caller, false, done));
+  CountedUnits counted;
+  ASSERT_FALSE(
+      acc.rate_step(acc.authenticate(std::nullopt, "10.0.0.1").caller, false, counted, &request));
+  ASSERT_EQ(request.suspensions, 1);
   loop_.run();
   ASSERT_TRUE(plain);
   EXPECT_TRUE(plain->rate.allowed);
