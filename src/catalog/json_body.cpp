@@ -1,6 +1,7 @@
 #include "catalog/json_body.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/value.hpp>
 #include <boost/json/value_stack.hpp>
 #include <charconv>
 #include <cmath>

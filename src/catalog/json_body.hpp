@@ -7,7 +7,7 @@
 // last one) — a client must never have one of two values ignored without being told.
 // Every body the server reads goes through these rules (parse_body or parse_json), in
 // time linear in its size.
-#include <boost/json/value.hpp>
+#include <boost/json/fwd.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json/value.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
