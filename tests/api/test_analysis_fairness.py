@@ -110,6 +110,7 @@ def test_a_flooding_key_waits_for_its_own_work_not_another_keys(start_server, tm
     assert server.stop() == 0
 
 
+@pytest.mark.alone  # heavy analyses back to back, and a response read within 2 s of its stamp
 def test_the_refusal_names_the_keys_limit(start_server, tmp_path, config_file):
     """With server.analyses_per_key = 1, a key's analysis while another of its own runs is
     429 TOO_MANY_ANALYSES naming the limit, with Retry-After: 1; another key is served."""
