@@ -14,9 +14,13 @@ node_test_reports = --test-reporter=spec --test-reporter-destination=stdout \
 # servers, ports, redis-server and data directories, a file's tests kept together in one
 # worker; then the tests marked `alone` (CPU-bound, or with a measured bound) one at a time.
 PYTEST_WORKERS ?= 4
-# `pytest_suite,RESULTS_PREFIX,ENVIRONMENT`: the black-box suite run as above (both parts
-# run; either failing fails it); its results are PREFIX.xml and PREFIX-alone.xml.
-pytest_suite = $(2) $(PYTHON) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile -m 'not alone' \
+# `contract-test`: fewer, as each worker starts its own Prism, which takes 10-30 s of CPU to
+# load the document (four at once on a busy 2-core machine missed their 90 s start bound).
+CONTRACT_WORKERS ?= 2
+# `pytest_suite,RESULTS_PREFIX,ENVIRONMENT[,WORKERS]`: the black-box suite run as above (both
+# parts run; either failing fails it); its results are PREFIX.xml and PREFIX-alone.xml.
+pytest_suite = $(2) $(PYTHON) -m pytest -q -n $(or $(3),$(PYTEST_WORKERS)) --dist loadfile \
+	  -m 'not alone' \
 	  --junitxml=$(1).xml tests/api; parallel=$$?; \
 	$(2) $(PYTHON) -m pytest -q -m alone --junitxml=$(1)-alone.xml tests/api; alone=$$?; \
 	[ $$parallel -eq 0 ] && [ $$alone -eq 0 ]
@@ -129,7 +133,7 @@ lint-openapi: $(BUILD_STEP) node-deps
 
 # The black-box suite again, through `prism proxy --errors` (tests/api/contract.py).
 contract-test: $(BUILD_STEP) node-deps
-	$(call pytest_suite,$(RESULTS)/api-contract,TOOLCALC_CONTRACT=1 $(API_ENV))
+	$(call pytest_suite,$(RESULTS)/api-contract,TOOLCALC_CONTRACT=1 $(API_ENV),$(CONTRACT_WORKERS))
 
 # Third-party clients against a real server (tests/node): the MCP endpoint through the
 # official MCP TypeScript SDK and through the MCP Inspector's CLI, and the TypeScript types
