@@ -10,7 +10,6 @@ JOBS=${JOBS:-2}
 
 ./scripts/install-deps.sh
 ./scripts/install-bench-deps.sh
-make node-deps  # uPlot's dist files, compiled into the binary (docs/playground.md)
 
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DTOOLCALC_BENCH=ON \
   -DTOOLCALC_TESTS=OFF -DTOOLCALC_WERROR=OFF >/dev/null

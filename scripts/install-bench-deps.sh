@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages `make bench` needs on top of scripts/install-deps.sh:
-# nginx-light (the reference server), wrk (load), linux-perf and valgrind (instructions
-# per request and profiles), libbenchmark-dev (the micro-benchmarks).
+# nginx-light (the reference server), wrk (load), redis-server (the shared store's phase),
+# linux-perf and valgrind (instructions per request and profiles), libbenchmark-dev (the
+# micro-benchmarks).
 # Idempotent: does nothing (and needs no network) when every package is present.
 set -euo pipefail
 
-packages=(nginx-light wrk linux-perf valgrind libbenchmark-dev)
+packages=(nginx-light wrk redis-server linux-perf valgrind libbenchmark-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,6 +2,10 @@
 factory for dedicated servers where a test needs fresh state or its own process.
 
 Run: TOOLCALC_BIN=/abs/path/build/toolcalc /usr/bin/python3 -m pytest -q tests/api
+In parallel (what `make api-test` does): -n 4 --dist loadfile -m 'not alone', then -m alone.
+Under pytest-xdist every worker is its own session: its own shared server, redis-server,
+ports (kernel-chosen) and temporary directories; --dist loadfile keeps a file's tests in one
+worker, in order, as they share that worker's server and keys.
 """
 import os
 
@@ -23,6 +27,10 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "load: the 30 s wrk load run (test_load.py); skip with SKIP_LOAD=1 or "
                    "-m 'not load', shorten with LOAD_SECONDS=N")
+    config.addinivalue_line(
+        "markers", "alone: needs the machine to itself (CPU-bound, or its bound is measured): "
+                   "`make api-test` runs the others in parallel (pytest -n, -m 'not alone'), "
+                   "then these one at a time (-m alone)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -35,6 +43,32 @@ def pytest_collection_modifyitems(config, items):
                                              contract.SKIPPED_MODULES[module]))
         elif "api" not in item.fixturenames:
             item.add_marker(pytest.mark.skip(reason=contract.NOT_SHARED_REASON))
+
+
+def pytest_sessionfinish(session):
+    """Under pytest-xdist, a worker hands its contract figures to the controller, which
+    prints the summary below."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if contract.ENABLED and workeroutput is not None:
+        s = contract.Stats
+        workeroutput["contract"] = {"relayed": s.relayed, "refused": s.refused,
+                                    "raw_direct": s.raw_direct, "refused_by": s.refused_by,
+                                    "violations": s.violations}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: a worker has finished; add its contract figures."""
+    figures = getattr(node, "workeroutput", {}).get("contract")
+    if not figures:
+        return
+    s = contract.Stats
+    s.relayed += figures["relayed"]
+    s.refused += figures["refused"]
+    s.raw_direct += figures["raw_direct"]
+    for reason, count in figures["refused_by"].items():
+        s.refused_by[reason] = s.refused_by.get(reason, 0) + count
+    s.violations.extend(tuple(v) for v in figures["violations"])
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -1,6 +1,6 @@
 """A real redis-server for the black-box tests: on a free loopback port, in a
 temporary directory, with the AOF on as in production (appendonly yes, appendfsync
-everysec: deploy/redis.conf). Installed by scripts/install-deps.sh when missing. A minimal RESP client (the
+everysec: deploy/redis.conf). Installed by `scripts/install-deps.sh test` when missing. A minimal RESP client (the
 standard library only) talks to it.
 """
 import os
@@ -16,16 +16,16 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def ensure_installed():
-    """redis-server on PATH, running scripts/install-deps.sh (idempotent) if it is not."""
+    """redis-server on PATH, running `scripts/install-deps.sh test` (idempotent) if it is not."""
     path = shutil.which("redis-server") or ("/usr/bin/redis-server"
                                              if os.access("/usr/bin/redis-server", os.X_OK)
                                              else None)
     if path:
         return path
-    subprocess.run([str(REPO / "scripts" / "install-deps.sh")], check=True)
+    subprocess.run([str(REPO / "scripts" / "install-deps.sh"), "test"], check=True)
     path = shutil.which("redis-server") or "/usr/bin/redis-server"
     if not os.access(path, os.X_OK):
-        raise RuntimeError("redis-server is still missing after scripts/install-deps.sh")
+        raise RuntimeError("redis-server is still missing after scripts/install-deps.sh test")
     return path
 
 

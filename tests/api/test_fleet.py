@@ -126,7 +126,7 @@ class Nginx:
     def start(self):
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         if not os.access(nginx, os.X_OK):  # the test setup installs what it needs
-            subprocess.run([str(REPO / "scripts" / "install-deps.sh")], check=True)
+            subprocess.run([str(REPO / "scripts" / "install-deps.sh"), "test"], check=True)
         conf = self.dir / "nginx.conf"
         conf.write_text(self.config())
         self.proc = subprocess.Popen([nginx, "-p", str(self.dir), "-c", str(conf), "-e",

@@ -3,7 +3,7 @@
 kind, and the server's RSS is flat between the first and the second half of the run.
 
 Runs by default (CI). Skip it locally with SKIP_LOAD=1 (or `-m "not load"`); shorten it
-with LOAD_SECONDS=10. Needs wrk (Debian package `wrk`, installed by scripts/install-deps.sh).
+with LOAD_SECONDS=10. Needs wrk (Debian package `wrk`, installed by `scripts/install-deps.sh test`).
 
 Half of the requests use a key on a plan limited to 1000 calls a minute (429s from the
 first second on), the other half a key whose limits are never reached (200s), so both
@@ -35,6 +35,7 @@ SANITIZED = os.environ.get("TOOLCALC_SANITIZED", "") not in ("", "0")
 
 pytestmark = [
     pytest.mark.load,
+    pytest.mark.alone,  # 256 connections and wrk take both cores for LOAD_SECONDS
     pytest.mark.skipif(os.environ.get("SKIP_LOAD", "") not in ("", "0"),
                        reason="SKIP_LOAD is set"),
     pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON),
@@ -125,7 +126,7 @@ def keys_list_used(data_dir, config):
 
 def test_wrk_256_connections_only_200_and_429_and_rss_flat(tmp_path):
     wrk = shutil.which("wrk")
-    assert wrk, "wrk is not installed (scripts/install-deps.sh installs it); SKIP_LOAD=1 skips"
+    assert wrk, "wrk is not installed (`scripts/install-deps.sh test` does); SKIP_LOAD=1 skips"
     cfg = tmp_path / "load.toml"
     cfg.write_text(LOAD_TOML)
     data = tmp_path / "data"

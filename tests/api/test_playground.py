@@ -16,7 +16,7 @@ from support import BIN, REPO, TEST_KEY_RE, connect, header_int, http_request
 CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
        "form-action 'none'; frame-ancestors 'none'")
 WEB = REPO / "web"
-UPLOT = REPO / "node_modules" / "uplot" / "dist"
+UPLOT = REPO / "third_party" / "uplot"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 

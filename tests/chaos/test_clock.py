@@ -73,7 +73,7 @@ def check_rate_headers(headers, clock):
 def test_clock_steps_back_an_hour_and_across_a_month_boundary(tmp_path):
     import os
     if not os.path.exists(LIBFAKETIME):
-        pytest.fail(f"{LIBFAKETIME} is missing: scripts/install-deps.sh installs faketime")
+        pytest.fail(f"{LIBFAKETIME} is missing: `scripts/install-deps.sh test` installs faketime")
     cfg = chaos.write_config(tmp_path / "toolcalc.toml", extra="")
     cfg.write_text(cfg.read_text() + CLOCK_PLANS)
     data = tmp_path / "data"

@@ -59,9 +59,9 @@ TEST_F(PlaygroundTest, EmbedsEveryWebFileAndUplotByteForByte) {
   const auto files = api::embedded_files();
   EXPECT_EQ(files.size(), web_files + 2);
   for (const auto& f : files) {
-    const auto path = f.name.substr(0, 7) == "vendor/" ? kSource / "node_modules" / "uplot" /
-                                                             "dist" / std::string(f.name.substr(7))
-                                                       : kSource / "web" / std::string(f.name);
+    const auto path = f.name.substr(0, 7) == "vendor/"
+                          ? kSource / "third_party" / "uplot" / std::string(f.name.substr(7))
+                          : kSource / "web" / std::string(f.name);
     EXPECT_EQ(f.bytes, read_file(path)) << f.name;
   }
 }

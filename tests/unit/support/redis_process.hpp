@@ -1,7 +1,7 @@
 #pragma once
 // A real redis-server for the Redis store tests: on a free loopback port, in a temporary
 // directory, with the AOF on as in production (appendfsync always), stopped (SIGTERM) by
-// the destructor. scripts/install-deps.sh installs redis-server, so the tests that use it
+// the destructor. `scripts/install-deps.sh test` installs redis-server, so the tests that use it
 // skip only on a machine set up by hand without it.
 #include <netinet/in.h>
 #include <signal.h>
@@ -52,7 +52,7 @@ class RedisProcess {
   bool start() {
     binary_ = find_redis_server();
     if (binary_.empty()) {
-      why_ = "redis-server is not installed (scripts/install-deps.sh installs it)";
+      why_ = "redis-server is not installed (`scripts/install-deps.sh test` installs it)";
       return false;
     }
     if (port_ == 0) port_ = free_loopback_port();
