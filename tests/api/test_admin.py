@@ -12,7 +12,8 @@ import pytest
 import requests
 
 from support import (BATTERY, BATTERY_DEFAULTS, KEYS_AVAILABLE, LIVE_KEY_RE, NO_KEYS_REASON,
-                     Client, check_error, check_ok_result, check_success, create_key, run_cli)
+                     Client, check_error, check_ok_result, check_success, create_key, parse_log_line,
+                     run_cli)
 
 pytestmark = pytest.mark.skipif(not KEYS_AVAILABLE, reason=NO_KEYS_REASON)
 
@@ -48,6 +49,22 @@ def admin_server(start_server, tmp_path):
     s = start_server(data_dir=tmp_path / "admin", env={"TOOLCALC_ADMIN_TOKEN": TOKEN})
     assert s.wait_for_log(r"admin API on ", timeout=2)
     return s
+
+
+def lines_after_audit(server, action, prefix, timeout=10.0):
+    """The index of the stderr line after the audit line of `action` on `prefix`, once it
+    has been read: the server writes it before answering, but its stderr is read on another
+    thread, so a line may arrive after the response."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = list(server.stderr_lines)
+        for i in range(len(lines) - 1, -1, -1):
+            rec = parse_log_line(lines[i])
+            if (rec and rec.get("msg") == "admin action" and rec.get("action") == action
+                    and rec.get("key_prefix") == prefix):
+                return i + 1
+        assert time.monotonic() < deadline, f"no audit line of {action} on {prefix}"
+        time.sleep(0.05)
 
 
 def audit_lines(server, since=0):
@@ -233,7 +250,7 @@ def test_every_path_answers_its_methods_and_is_audited(admin_server):
     token writes its audit line, with the action `none` when there was no operation."""
     a = Admin(admin_server)
     prefix = a.ok("POST", "/keys", {"plan": "big"}, status=201)["item"]["prefix"]
-    before = len(admin_server.stderr_lines)
+    before = lines_after_audit(admin_server, "keys.create", prefix)
     for method, path, allow in [("PUT", "/keys", "GET, POST, OPTIONS"),
                                 ("POST", f"/keys/{prefix}", "GET, PATCH, DELETE, OPTIONS"),
                                 ("GET", f"/keys/{prefix}/rotate", "POST, OPTIONS"),
