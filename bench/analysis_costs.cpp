@@ -99,7 +99,7 @@ analysis::ToleranceOptions tolerances(const catalog::ToolDescriptor& tool,
   options.samples = kSamples;
   for (size_t i = 0; i < tool.inputs.size(); ++i) {
     const auto& in = tool.inputs[i];
-    if (!analysis::is_numeric(in) || options.inputs.size() == analysis::kMaxToleranced) continue;
+    if (!in.is_numeric() || options.inputs.size() == analysis::kMaxToleranced) continue;
     const double x0 = at.number(in.key);
     if (x0 == 0) continue;
     const bool integer = in.type == catalog::InputType::Integer;

@@ -98,7 +98,7 @@ void tolerance(const catalog::Tool& tool, std::string_view body) {
   for (size_t i = 0; i < specs.size(); ++i) {
     const auto& s = specs[i];
     const auto& in = d.inputs.at(s.input);
-    if (!analysis::is_numeric(in)) fuzz::fail("accepted a tolerance on a non-numeric input", body);
+    if (!in.is_numeric()) fuzz::fail("accepted a tolerance on a non-numeric input", body);
     if (i && specs[i - 1].input >= s.input) fuzz::fail("toleranced inputs out of order", body);
     if (!(s.low < s.high) || s.low > s.nominal || s.nominal > s.high)
       fuzz::fail("accepted an empty or off-nominal range", body);
@@ -141,7 +141,7 @@ void solve(const catalog::Tool& tool, std::string_view body) {
   ApiError error;
   if (!api::parse_solve_request(d, body, request, error)) return check_refusal(error, 400, body);
   const auto& in = d.inputs.at(request.options.input);
-  if (!analysis::is_numeric(in)) fuzz::fail("accepted vary on a non-numeric input", body);
+  if (!in.is_numeric()) fuzz::fail("accepted vary on a non-numeric input", body);
   if (d.outputs.at(request.options.output).type != catalog::OutputType::Number)
     fuzz::fail("accepted a text output as the target", body);
   const analysis::SolveResult r = analysis::run_solve(tool, request.nominal, request.options);

@@ -56,7 +56,7 @@ std::string tolerance_body(const catalog::ToolDescriptor& tool, const std::strin
   w.key("tolerances").begin_object();
   int n = 0;
   for (const auto& in : tool.inputs) {
-    if (!analysis::is_numeric(in) || n == 12) continue;
+    if (!in.is_numeric() || n == 12) continue;
     const double x0 = inputs.number(in.key);
     if (x0 == 0) continue;
     double half = std::fabs(x0) / 100;
@@ -148,7 +148,7 @@ Timed solve_choice(const catalog::Tool& tool) {
     if (!std::holds_alternative<catalog::Outputs>(r0)) continue;
     for (size_t index = 0; index < d.inputs.size(); ++index) {
       const auto& vary = d.inputs[index];
-      if (!analysis::is_numeric(vary)) continue;
+      if (!vary.is_numeric()) continue;
       const double x0 = at0.number(vary.key);
       for (const double bound : {*vary.max, *vary.min})
         for (const double fraction : {0.3, 0.1, 0.03}) {
@@ -222,7 +222,9 @@ void register_analysis_benchmarks() {
   for (const auto& registered : env().registry->tools()) {
     const catalog::Tool* tool = &registered.tool;
     const auto& d = tool->descriptor;
-    if (std::none_of(d.inputs.begin(), d.inputs.end(), analysis::is_numeric)) continue;
+    if (std::none_of(d.inputs.begin(), d.inputs.end(),
+                     [](const catalog::InputDescriptor& i) { return i.is_numeric(); }))
+      continue;
     benchmark::RegisterBenchmark(("analysis.tolerance/" + d.slug).c_str(), tolerance, tool,
                                  tolerance_choice(*tool, 10000))
         ->Unit(benchmark::kMillisecond);
