@@ -98,6 +98,15 @@ struct ServiceContext {
                    ? mcp::error_body(error, mcp_id, res.request_id)
                    : error_body(error, res.request_id);
   }
+  // A body endpoint's media-type check: false after answering 415 when the request is not
+  // JSON; `what` names the body ("the inputs", "the sweep").
+  bool require_json_body(std::string_view what) {
+    if (is_json_media_type(req.content_type)) return true;
+    fail({ErrorCode::UnsupportedMediaType,
+          "send " + std::string(what) + " as a JSON object with Content-Type: application/json",
+          {}});
+    return false;
+  }
   // Closes a successful execute or sweep body: ,"meta":{latency_ms, quota_remaining (null
   // without a quota), request_id}} and status 200.
   void finish_execution(std::optional<int64_t> quota_remaining) {

@@ -146,10 +146,7 @@ bool reserve_analysis_quota(HandlerEnv& env, ServiceContext& ctx, AnalysisJob& j
 }  // namespace
 
 void tolerance(HandlerEnv& env, ServiceContext& ctx) {
-  if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({ErrorCode::UnsupportedMediaType,
-                     "send the analysis as a JSON object with Content-Type: application/json",
-                     {}});
+  if (!ctx.require_json_body("the analysis")) return;
   auto job = std::make_shared<AnalysisJob>();
   ApiError error;
   if (!prepare_tolerance(*ctx.registered, ctx.req.body, *job, error)) return ctx.fail(error);
@@ -158,10 +155,7 @@ void tolerance(HandlerEnv& env, ServiceContext& ctx) {
 }
 
 void solve(HandlerEnv& env, ServiceContext& ctx) {
-  if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({ErrorCode::UnsupportedMediaType,
-                     "send the solve as a JSON object with Content-Type: application/json",
-                     {}});
+  if (!ctx.require_json_body("the solve")) return;
   auto job = std::make_shared<AnalysisJob>();
   ApiError error;
   if (!prepare_solve(*ctx.registered, ctx.req.body, *job, error)) return ctx.fail(error);

@@ -58,10 +58,7 @@ bool run_tool(HandlerEnv& env, ServiceContext& ctx, const catalog::Tool& tool,
 void execute(HandlerEnv& env, ServiceContext& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
-  if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({ErrorCode::UnsupportedMediaType,
-                     "send the inputs as a JSON object with Content-Type: application/json",
-                     {}});
+  if (!ctx.require_json_body("the inputs")) return;
 
   std::string& body = ctx.res.body;
   body.reserve(1024);  // the envelope of any tool's result (kept when the Response is reused)

@@ -17,11 +17,7 @@ namespace toolcalc::api::handlers {
 void sweep(HandlerEnv& env, ServiceContext& ctx) {
   const catalog::RegisteredTool& registered = *ctx.registered;  // dispatch found it
   const catalog::Tool& tool = registered.tool;
-  if (!is_json_media_type(ctx.req.content_type))
-    return ctx.fail({ErrorCode::UnsupportedMediaType,
-
-                     "send the sweep as a JSON object with Content-Type: application/json",
-                     {}});
+  if (!ctx.require_json_body("the sweep")) return;
 
   thread_local SweepRequest request;  // reused: keeps its capacity across requests
   ApiError error;
